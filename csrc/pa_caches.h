@@ -1,0 +1,74 @@
+/* pa_caches.h -- inline cache layouts, one struct per instruction family.
+ *
+ * This file is read twice: by the C compiler, and verbatim by cffi's cdef, so that the
+ * Python compiler and the disassembler know each field's name and position from the same
+ * text.  Plain typedefs of uint32_t fields only: every field is one 32-bit code unit and
+ * 64-bit values (pointers) take two units (lo, hi).  The first field of every layout is
+ * the family's adaptive counter.
+ */
+
+typedef struct {
+    uint32_t counter;
+    uint32_t type_version;   /* tp_version_tag of the owner's type */
+    uint32_t index;          /* values index, dict hint, slot offset or keys version */
+    uint32_t descr_lo;       /* cached descriptor / property getter (borrowed) */
+    uint32_t descr_hi;
+} pa_cache_load_attr;
+
+typedef struct {
+    uint32_t counter;
+    uint32_t type_version;
+    uint32_t index;
+} pa_cache_store_attr;
+
+typedef struct {
+    uint32_t counter;
+    uint32_t type_version;
+    uint32_t keys_version;
+    uint32_t descr_lo;
+    uint32_t descr_hi;
+} pa_cache_load_method;
+
+typedef struct {
+    uint32_t counter;
+    uint32_t module_keys_version;
+    uint32_t builtin_keys_version;
+    uint32_t index;
+} pa_cache_load_global;
+
+typedef struct {
+    uint32_t counter;
+} pa_cache_binary_op;
+
+typedef struct {
+    uint32_t counter;
+    uint32_t mask;           /* when fused with the following conditional jump */
+} pa_cache_compare_op;
+
+typedef struct {
+    uint32_t counter;
+    uint32_t type_version;
+    uint32_t func_version;   /* __getitem__ of a Python class */
+} pa_cache_binary_subscr;
+
+typedef struct {
+    uint32_t counter;
+} pa_cache_store_subscr;
+
+typedef struct {
+    uint32_t counter;
+} pa_cache_unpack_sequence;
+
+typedef struct {
+    uint32_t counter;
+    uint32_t func_version;
+    uint32_t min_args;
+} pa_cache_call;
+
+typedef struct {
+    uint32_t counter;
+} pa_cache_for_iter;
+
+typedef struct {
+    uint32_t counter;
+} pa_cache_send;

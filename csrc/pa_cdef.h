@@ -1,0 +1,66 @@
+/* pa_cdef.h -- the C core's data as cffi sees it (this text is passed to ffibuilder.cdef).
+ *
+ * Plain C data only: no PyObject crosses this boundary.  Python reads the instruction
+ * metadata and statistics, and writes compiled units, through these declarations.
+ */
+
+typedef struct {
+    const char *name;        /* instruction name */
+    int ncache;              /* inline cache units after the instruction word */
+    int flags;               /* PA_F_* */
+    const char *cache_type;  /* name of the cache struct in pa_caches.h, or NULL */
+} pa_opinfo;
+
+#define PA_MAX_OPCODES 256
+extern const pa_opinfo pa_opinfo_table[256];
+extern const int pa_num_opcodes;
+
+/* One exception-table entry, in pyadapt unit indices. */
+typedef struct {
+    int32_t start;           /* first unit covered */
+    int32_t end;             /* first unit not covered */
+    int32_t handler;         /* unit index of the handler */
+    int32_t depth;           /* stack depth to unwind to */
+    int32_t lasti;           /* push f_lasti before the exception */
+    int32_t pad_;
+} pa_exc_entry;
+
+/* A compiled code object: pyadapt's code plus the maps back to CPython offsets. */
+typedef struct {
+    uint32_t *code;          /* ncode units: instruction words and inline caches */
+    uint32_t *to_cpy;        /* ncode: CPython code-unit offset of each instruction */
+    uint32_t *from_cpy;      /* ncpy + 1: pyadapt index for each CPython offset */
+    pa_exc_entry *exc;       /* nexc entries, sorted by start */
+    int32_t ncode;
+    int32_t ncpy;
+    int32_t nexc;
+    int32_t flags;           /* PA_UNIT_* */
+    int32_t reject_reason;   /* PA_FB_* when the compiler rejected the code, else 0 */
+    int32_t pad_;
+    uint64_t entries;        /* frames of this code started, resumed or inlined by the loop */
+} pa_unit;
+
+#define PA_UNIT_JIT 1        /* always run under pyadapt (@pyadapt.jit) */
+
+pa_unit *pa_unit_new(int ncode, int ncpy, int nexc);
+void pa_unit_free(pa_unit *unit);
+
+/* Reasons a frame ran in CPython's own loop instead of pyadapt's. */
+#define PA_FB_NONE 0
+#define PA_FB_TRACING 1
+#define PA_FB_COMPILE_FAILED 2
+#define PA_FB_GENERATOR_CREATION 3
+#define PA_FB_UNSUPPORTED 4
+#define PA_NUM_FALLBACKS 5
+extern const char *const pa_fallback_names[5];
+
+typedef struct {
+    uint64_t instructions;   /* instructions executed by pyadapt's loop */
+    uint64_t frames;         /* frames started or resumed in pyadapt's loop */
+    uint64_t inlined_calls;  /* Python-to-Python calls pushed without C recursion */
+    uint64_t compiled;       /* code objects compiled */
+    uint64_t fallbacks[5];   /* frames sent to CPython's loop, by reason */
+} pa_stats_t;
+extern pa_stats_t pa_stats;
+
+int pa_core_init(void);

@@ -1,0 +1,2594 @@
+/* pa_eval.c -- pyadapt's eval loop.
+ *
+ * pa_execute() evaluates one CPython _PyInterpreterFrame with pyadapt's instructions (the
+ * unit the compiler attached to the frame's code object).  Python-to-Python calls push the
+ * callee's frame on the thread's frame stack and continue in this same C loop, as
+ * CPython 3.11's own loop does, so recursion depth is bounded by the recursion limit and
+ * not by the C stack.
+ *
+ * The frame stays CPython's: locals and the value stack live in frame->localsplus, and
+ * frame->prev_instr is written at every instruction with the CPython offset of the
+ * instruction being executed (from unit->to_cpy), so tracebacks, f_lineno, f_lasti,
+ * sys._getframe() and generator introspection see exactly what they see natively.
+ */
+#include "pa_internal.h"
+#include "pa_caches.h"
+
+#include "internal/pycore_moduleobject.h"
+#include "internal/pycore_sysmodule.h"
+#include "internal/pycore_abstract.h"
+#include "frameobject.h"
+#include "opcode.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#  define PA_USE_COMPUTED_GOTOS 1
+#else
+#  define PA_USE_COMPUTED_GOTOS 0
+#endif
+
+PyObject *pa_rt_prep_reraise_star, *pa_rt_match_class, *pa_rt_match_keys,
+         *pa_rt_exception_group_match;
+
+#define NAME_ERROR_MSG "name '%.200s' is not defined"
+#define UNBOUNDLOCAL_ERROR_MSG \
+    "cannot access local variable '%s' where it is not associated with a value"
+#define UNBOUNDFREE_ERROR_MSG \
+    "cannot access free variable '%s' where it is not associated with a value" \
+    " in enclosing scope"
+#define CANNOT_CATCH_MSG \
+    "catching classes that do not inherit from BaseException is not allowed"
+
+/* ------------------------------------------------------------------------------------ */
+/* Helpers with the exact semantics (and messages) of CPython 3.11's ceval.c helpers,    */
+/* which libpython does not export.                                                      */
+
+static void
+format_exc_check_arg(PyThreadState *tstate, PyObject *exc, const char *fmt, PyObject *obj)
+{
+    if (obj == NULL) {
+        return;
+    }
+    const char *s = PyUnicode_AsUTF8(obj);
+    if (s == NULL) {
+        return;
+    }
+    _PyErr_Format(tstate, exc, fmt, s);
+    if (exc == PyExc_NameError) {
+        /* NameError.name lets the traceback printer offer "Did you mean" suggestions. */
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_NormalizeException(&type, &value, &tb);
+        if (PyErr_GivenExceptionMatches(value, PyExc_NameError)
+                && ((PyNameErrorObject *)value)->name == NULL) {
+            (void)PyObject_SetAttr(value, &_Py_ID(name), obj);
+        }
+        PyErr_Restore(type, value, tb);
+    }
+}
+
+static void
+format_exc_unbound(PyThreadState *tstate, PyCodeObject *co, int oparg)
+{
+    if (_PyErr_Occurred(tstate)) {
+        return;
+    }
+    PyObject *name = PyTuple_GET_ITEM(co->co_localsplusnames, oparg);
+    if (oparg < co->co_nplaincellvars + co->co_nlocals) {
+        format_exc_check_arg(tstate, PyExc_UnboundLocalError, UNBOUNDLOCAL_ERROR_MSG, name);
+    }
+    else {
+        format_exc_check_arg(tstate, PyExc_NameError, UNBOUNDFREE_ERROR_MSG, name);
+    }
+}
+
+/* Store argcnt values (and a list for the starred target) below sp.  Returns 1 on
+ * success, 0 with an exception set. */
+static int
+unpack_iterable(PyThreadState *tstate, PyObject *v, int argcnt, int argcntafter,
+                PyObject **sp)
+{
+    int i = 0;
+    PyObject *it = PyObject_GetIter(v);
+    if (it == NULL) {
+        if (_PyErr_ExceptionMatches(tstate, PyExc_TypeError)
+                && Py_TYPE(v)->tp_iter == NULL && !PySequence_Check(v)) {
+            _PyErr_Format(tstate, PyExc_TypeError,
+                          "cannot unpack non-iterable %.200s object", Py_TYPE(v)->tp_name);
+        }
+        return 0;
+    }
+    for (; i < argcnt; i++) {
+        PyObject *w = PyIter_Next(it);
+        if (w == NULL) {
+            if (!_PyErr_Occurred(tstate)) {
+                if (argcntafter == -1) {
+                    _PyErr_Format(tstate, PyExc_ValueError,
+                                  "not enough values to unpack (expected %d, got %d)",
+                                  argcnt, i);
+                }
+                else {
+                    _PyErr_Format(tstate, PyExc_ValueError,
+                                  "not enough values to unpack "
+                                  "(expected at least %d, got %d)",
+                                  argcnt + argcntafter, i);
+                }
+            }
+            goto fail;
+        }
+        *--sp = w;
+    }
+    if (argcntafter == -1) {
+        PyObject *w = PyIter_Next(it);
+        if (w == NULL) {
+            if (_PyErr_Occurred(tstate)) {
+                goto fail;
+            }
+            Py_DECREF(it);
+            return 1;
+        }
+        Py_DECREF(w);
+        _PyErr_Format(tstate, PyExc_ValueError,
+                      "too many values to unpack (expected %d)", argcnt);
+        goto fail;
+    }
+    PyObject *l = PySequence_List(it);
+    if (l == NULL) {
+        goto fail;
+    }
+    *--sp = l;
+    i++;
+    Py_ssize_t ll = PyList_GET_SIZE(l);
+    if (ll < argcntafter) {
+        _PyErr_Format(tstate, PyExc_ValueError,
+                      "not enough values to unpack (expected at least %d, got %zd)",
+                      argcnt + argcntafter, argcnt + ll);
+        goto fail;
+    }
+    for (int j = argcntafter; j > 0; j--, i++) {
+        *--sp = PyList_GET_ITEM(l, ll - j);
+    }
+    Py_SET_SIZE(l, ll - argcntafter);
+    Py_DECREF(it);
+    return 1;
+fail:
+    for (; i > 0; i--, sp++) {
+        Py_DECREF(*sp);
+    }
+    Py_DECREF(it);
+    return 0;
+}
+
+/* raise / raise exc / raise exc from cause.  Consumes exc and cause.  Returns 1 for a
+ * bare re-raise (traceback kept, no new entry), 0 otherwise; an exception is set. */
+static int
+do_raise(PyThreadState *tstate, PyObject *exc, PyObject *cause)
+{
+    PyObject *type = NULL, *value = NULL;
+    if (exc == NULL) {
+        _PyErr_StackItem *exc_info = _PyErr_GetTopmostException(tstate);
+        value = exc_info->exc_value;
+        if (value == NULL || Py_IsNone(value)) {
+            _PyErr_SetString(tstate, PyExc_RuntimeError, "No active exception to reraise");
+            return 0;
+        }
+        type = Py_NewRef(PyExceptionInstance_Class(value));
+        Py_INCREF(value);
+        _PyErr_Restore(tstate, type, value, PyException_GetTraceback(value));
+        return 1;
+    }
+    if (PyExceptionClass_Check(exc)) {
+        type = exc;
+        value = PyObject_CallNoArgs(exc);
+        if (value == NULL) {
+            goto raise_error;
+        }
+        if (!PyExceptionInstance_Check(value)) {
+            _PyErr_Format(tstate, PyExc_TypeError,
+                          "calling %R should have returned an instance of "
+                          "BaseException, not %R", type, Py_TYPE(value));
+            goto raise_error;
+        }
+    }
+    else if (PyExceptionInstance_Check(exc)) {
+        value = exc;
+        type = Py_NewRef(PyExceptionInstance_Class(exc));
+    }
+    else {
+        Py_DECREF(exc);
+        _PyErr_SetString(tstate, PyExc_TypeError, "exceptions must derive from BaseException");
+        goto raise_error;
+    }
+    if (cause != NULL) {
+        PyObject *fixed_cause;
+        if (PyExceptionClass_Check(cause)) {
+            fixed_cause = PyObject_CallNoArgs(cause);
+            if (fixed_cause == NULL) {
+                goto raise_error;
+            }
+            Py_DECREF(cause);
+        }
+        else if (PyExceptionInstance_Check(cause)) {
+            fixed_cause = cause;
+        }
+        else if (Py_IsNone(cause)) {
+            Py_DECREF(cause);
+            fixed_cause = NULL;
+        }
+        else {
+            _PyErr_SetString(tstate, PyExc_TypeError,
+                             "exception causes must derive from BaseException");
+            goto raise_error;
+        }
+        cause = NULL;
+        PyException_SetCause(value, fixed_cause);
+    }
+    _PyErr_SetObject(tstate, type, value);
+    Py_DECREF(value);
+    Py_DECREF(type);
+    return 0;
+raise_error:
+    Py_XDECREF(value);
+    Py_XDECREF(type);
+    Py_XDECREF(cause);
+    return 0;
+}
+
+static int
+check_except_type_valid(PyThreadState *tstate, PyObject *right)
+{
+    if (PyTuple_Check(right)) {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(right); i++) {
+            if (!PyExceptionClass_Check(PyTuple_GET_ITEM(right, i))) {
+                _PyErr_SetString(tstate, PyExc_TypeError, CANNOT_CATCH_MSG);
+                return -1;
+            }
+        }
+    }
+    else if (!PyExceptionClass_Check(right)) {
+        _PyErr_SetString(tstate, PyExc_TypeError, CANNOT_CATCH_MSG);
+        return -1;
+    }
+    return 0;
+}
+
+static int
+check_args_iterable(PyThreadState *tstate, PyObject *func, PyObject *args)
+{
+    if (Py_TYPE(args)->tp_iter == NULL && !PySequence_Check(args)) {
+        _PyErr_Clear(tstate);
+        PyObject *funcstr = _PyObject_FunctionStr(func);
+        if (funcstr != NULL) {
+            _PyErr_Format(tstate, PyExc_TypeError,
+                          "%U argument after * must be an iterable, not %.200s",
+                          funcstr, Py_TYPE(args)->tp_name);
+            Py_DECREF(funcstr);
+        }
+        return -1;
+    }
+    return 0;
+}
+
+static void
+format_kwargs_error(PyThreadState *tstate, PyObject *func, PyObject *kwargs)
+{
+    if (_PyErr_ExceptionMatches(tstate, PyExc_AttributeError)) {
+        _PyErr_Clear(tstate);
+        PyObject *funcstr = _PyObject_FunctionStr(func);
+        if (funcstr != NULL) {
+            _PyErr_Format(tstate, PyExc_TypeError,
+                          "%U argument after ** must be a mapping, not %.200s",
+                          funcstr, Py_TYPE(kwargs)->tp_name);
+            Py_DECREF(funcstr);
+        }
+    }
+    else if (_PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
+        PyObject *exc, *val, *tb;
+        _PyErr_Fetch(tstate, &exc, &val, &tb);
+        if (val && PyTuple_Check(val) && PyTuple_GET_SIZE(val) == 1) {
+            PyObject *funcstr = _PyObject_FunctionStr(func);
+            if (funcstr != NULL) {
+                _PyErr_Format(tstate, PyExc_TypeError,
+                              "%U got multiple values for keyword argument '%S'",
+                              funcstr, PyTuple_GET_ITEM(val, 0));
+                Py_DECREF(funcstr);
+            }
+            Py_XDECREF(exc);
+            Py_XDECREF(val);
+            Py_XDECREF(tb);
+        }
+        else {
+            _PyErr_Restore(tstate, exc, val, tb);
+        }
+    }
+}
+
+static void
+format_awaitable_error(PyThreadState *tstate, PyTypeObject *type, int oparg)
+{
+    if (type->tp_as_async == NULL || type->tp_as_async->am_await == NULL) {
+        if (oparg == 1) {
+            _PyErr_Format(tstate, PyExc_TypeError,
+                          "'async with' received an object from __aenter__ "
+                          "that does not implement __await__: %.100s", type->tp_name);
+        }
+        else if (oparg == 2) {
+            _PyErr_Format(tstate, PyExc_TypeError,
+                          "'async with' received an object from __aexit__ "
+                          "that does not implement __await__: %.100s", type->tp_name);
+        }
+    }
+}
+
+static int
+gen_is_coroutine(PyObject *o)
+{
+    return PyGen_CheckExact(o)
+        && (((PyGenObject *)o)->gi_code->co_flags & CO_ITERABLE_COROUTINE);
+}
+
+/* The iterator `await o` drives (CPython's _PyCoro_GetAwaitableIter). */
+static PyObject *
+get_awaitable_iter(PyObject *o)
+{
+    PyTypeObject *ot = Py_TYPE(o);
+    if (PyCoro_CheckExact(o) || gen_is_coroutine(o)) {
+        return Py_NewRef(o);
+    }
+    unaryfunc getter = ot->tp_as_async != NULL ? ot->tp_as_async->am_await : NULL;
+    if (getter != NULL) {
+        PyObject *res = getter(o);
+        if (res != NULL) {
+            if (PyCoro_CheckExact(res) || gen_is_coroutine(res)) {
+                PyErr_SetString(PyExc_TypeError, "__await__() returned a coroutine");
+                Py_CLEAR(res);
+            }
+            else if (!PyIter_Check(res)) {
+                PyErr_Format(PyExc_TypeError,
+                             "__await__() returned non-iterator of type '%.100s'",
+                             Py_TYPE(res)->tp_name);
+                Py_CLEAR(res);
+            }
+        }
+        return res;
+    }
+    PyErr_Format(PyExc_TypeError, "object %.100s can't be used in 'await' expression",
+                 ot->tp_name);
+    return NULL;
+}
+
+/* What a coroutine is currently awaiting, or NULL (CPython's _PyGen_yf). New reference. */
+static PyObject *
+gen_yielding_from(PyGenObject *gen)
+{
+    if (gen->gi_frame_state >= FRAME_CLEARED || gen->gi_frame_state == FRAME_CREATED) {
+        return NULL;
+    }
+    _PyInterpreterFrame *f = (_PyInterpreterFrame *)gen->gi_iframe;
+    _Py_CODEUNIT next = f->prev_instr[1];
+    int op = _Py_OPCODE(next);
+    if ((op != RESUME && op != RESUME_QUICK) || _Py_OPARG(next) < 2) {
+        return NULL;
+    }
+    return Py_NewRef(f->localsplus[f->stacktop - 1]);
+}
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *agw_val;
+} pa_async_gen_wrapped;
+
+/* The value an async generator yields is wrapped so that its asend() can tell a yield
+ * from an await; the wrapper type is exported, its constructor is not. */
+static PyObject *
+async_gen_wrap(PyObject *val)
+{
+    pa_async_gen_wrapped *o =
+        PyObject_GC_New(pa_async_gen_wrapped, &_PyAsyncGenWrappedValue_Type);
+    if (o == NULL) {
+        return NULL;
+    }
+    o->agw_val = Py_NewRef(val);
+    PyObject_GC_Track((PyObject *)o);
+    return (PyObject *)o;
+}
+
+static PyObject *
+import_name(PyThreadState *tstate, _PyInterpreterFrame *frame,
+            PyObject *name, PyObject *fromlist, PyObject *level)
+{
+    PyObject *import_func = _PyDict_GetItemWithError(frame->f_builtins, &_Py_ID(__import__));
+    if (import_func == NULL) {
+        if (!_PyErr_Occurred(tstate)) {
+            _PyErr_SetString(tstate, PyExc_ImportError, "__import__ not found");
+        }
+        return NULL;
+    }
+    PyObject *locals = frame->f_locals;
+    if (import_func == tstate->interp->import_func) {
+        int ilevel = _PyLong_AsInt(level);
+        if (ilevel == -1 && _PyErr_Occurred(tstate)) {
+            return NULL;
+        }
+        return PyImport_ImportModuleLevelObject(name, frame->f_globals,
+                                                locals == NULL ? Py_None : locals,
+                                                fromlist, ilevel);
+    }
+    PyObject *stack[5] = {name, frame->f_globals, locals == NULL ? Py_None : locals,
+                          fromlist, level};
+    Py_INCREF(import_func);
+    PyObject *res = PyObject_Vectorcall(import_func, stack, 5, NULL);
+    Py_DECREF(import_func);
+    return res;
+}
+
+static int
+module_spec_is_initializing(PyObject *spec)
+{
+    if (spec == NULL) {
+        return 0;
+    }
+    PyObject *value;
+    if (_PyObject_LookupAttr(spec, &_Py_ID(_initializing), &value) <= 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    int res = PyObject_IsTrue(value);
+    Py_DECREF(value);
+    if (res < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    return res;
+}
+
+static PyObject *
+import_from(PyThreadState *tstate, PyObject *v, PyObject *name)
+{
+    PyObject *x;
+    if (_PyObject_LookupAttr(v, name, &x) != 0) {
+        return x;
+    }
+    /* A circular relative import may not have set the attribute yet: try sys.modules. */
+    PyObject *pkgname = PyObject_GetAttr(v, &_Py_ID(__name__));
+    if (pkgname == NULL) {
+        goto error;
+    }
+    if (!PyUnicode_Check(pkgname)) {
+        Py_CLEAR(pkgname);
+        goto error;
+    }
+    PyObject *fullmodname = PyUnicode_FromFormat("%U.%U", pkgname, name);
+    if (fullmodname == NULL) {
+        Py_DECREF(pkgname);
+        return NULL;
+    }
+    x = PyImport_GetModule(fullmodname);
+    Py_DECREF(fullmodname);
+    if (x == NULL && !_PyErr_Occurred(tstate)) {
+        goto error;
+    }
+    Py_DECREF(pkgname);
+    return x;
+error:;
+    PyObject *pkgpath = PyModule_GetFilenameObject(v);
+    PyObject *pkgname_or_unknown, *errmsg;
+    if (pkgname == NULL) {
+        pkgname_or_unknown = PyUnicode_FromString("<unknown module name>");
+        if (pkgname_or_unknown == NULL) {
+            Py_XDECREF(pkgpath);
+            return NULL;
+        }
+    }
+    else {
+        pkgname_or_unknown = pkgname;
+    }
+    if (pkgpath == NULL || !PyUnicode_Check(pkgpath)) {
+        _PyErr_Clear(tstate);
+        errmsg = PyUnicode_FromFormat("cannot import name %R from %R (unknown location)",
+                                      name, pkgname_or_unknown);
+        PyErr_SetImportError(errmsg, pkgname, NULL);
+    }
+    else {
+        PyObject *spec = PyObject_GetAttr(v, &_Py_ID(__spec__));
+        if (spec == NULL) {
+            PyErr_Clear();
+        }
+        const char *fmt = module_spec_is_initializing(spec)
+            ? "cannot import name %R from partially initialized module %R "
+              "(most likely due to a circular import) (%S)"
+            : "cannot import name %R from %R (%S)";
+        Py_XDECREF(spec);
+        errmsg = PyUnicode_FromFormat(fmt, name, pkgname_or_unknown, pkgpath);
+        PyErr_SetImportError(errmsg, pkgname, pkgpath);
+    }
+    Py_XDECREF(errmsg);
+    Py_XDECREF(pkgname_or_unknown);
+    Py_XDECREF(pkgpath);
+    return NULL;
+}
+
+static int
+import_all_from(PyThreadState *tstate, PyObject *locals, PyObject *v)
+{
+    PyObject *all, *dict;
+    int skip_leading_underscores = 0, err = 0;
+    if (_PyObject_LookupAttr(v, &_Py_ID(__all__), &all) < 0) {
+        return -1;
+    }
+    if (all == NULL) {
+        if (_PyObject_LookupAttr(v, &_Py_ID(__dict__), &dict) < 0) {
+            return -1;
+        }
+        if (dict == NULL) {
+            _PyErr_SetString(tstate, PyExc_ImportError,
+                             "from-import-* object has no __dict__ and no __all__");
+            return -1;
+        }
+        all = PyMapping_Keys(dict);
+        Py_DECREF(dict);
+        if (all == NULL) {
+            return -1;
+        }
+        skip_leading_underscores = 1;
+    }
+    for (Py_ssize_t pos = 0; ; pos++) {
+        PyObject *name = PySequence_GetItem(all, pos);
+        if (name == NULL) {
+            if (!_PyErr_ExceptionMatches(tstate, PyExc_IndexError)) {
+                err = -1;
+            }
+            else {
+                _PyErr_Clear(tstate);
+            }
+            break;
+        }
+        if (!PyUnicode_Check(name)) {
+            PyObject *modname = PyObject_GetAttr(v, &_Py_ID(__name__));
+            if (modname == NULL) {
+                Py_DECREF(name);
+                err = -1;
+                break;
+            }
+            if (!PyUnicode_Check(modname)) {
+                _PyErr_Format(tstate, PyExc_TypeError,
+                              "module __name__ must be a string, not %.100s",
+                              Py_TYPE(modname)->tp_name);
+            }
+            else {
+                _PyErr_Format(tstate, PyExc_TypeError, "%s in %U.%s must be str, not %.100s",
+                              skip_leading_underscores ? "Key" : "Item", modname,
+                              skip_leading_underscores ? "__dict__" : "__all__",
+                              Py_TYPE(name)->tp_name);
+            }
+            Py_DECREF(modname);
+            Py_DECREF(name);
+            err = -1;
+            break;
+        }
+        if (skip_leading_underscores && PyUnicode_GET_LENGTH(name) > 0
+                && PyUnicode_READ_CHAR(name, 0) == '_') {
+            Py_DECREF(name);
+            continue;
+        }
+        PyObject *value = PyObject_GetAttr(v, name);
+        if (value == NULL) {
+            err = -1;
+        }
+        else if (PyDict_CheckExact(locals)) {
+            err = PyDict_SetItem(locals, name, value);
+        }
+        else {
+            err = PyObject_SetItem(locals, name, value);
+        }
+        Py_DECREF(name);
+        Py_XDECREF(value);
+        if (err != 0) {
+            break;
+        }
+    }
+    Py_DECREF(all);
+    return err;
+}
+
+/* Call one of pyadapt._runtime's helpers.  They stand in for C code that CPython runs
+ * inside its loop, so a failure must look as if it happened in the calling frame: the
+ * helper's own traceback entries are dropped. */
+static PyObject *
+call_runtime_helper(PyObject *helper, PyObject *const *args, size_t nargs)
+{
+    PyObject *res = PyObject_Vectorcall(helper, args, nargs, NULL);
+    if (res == NULL) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_NormalizeException(&type, &value, &tb);
+        Py_XDECREF(tb);
+        if (value != NULL) {
+            PyException_SetTraceback(value, Py_None);
+        }
+        PyErr_Restore(type, value, NULL);
+    }
+    return res;
+}
+
+static binaryfunc binary_ops[] = {
+    PyNumber_Add, PyNumber_And, PyNumber_FloorDivide, PyNumber_Lshift,
+    PyNumber_MatrixMultiply, PyNumber_Multiply, PyNumber_Remainder, PyNumber_Or,
+    NULL /* power */, PyNumber_Rshift, PyNumber_Subtract, PyNumber_TrueDivide,
+    PyNumber_Xor,
+    PyNumber_InPlaceAdd, PyNumber_InPlaceAnd, PyNumber_InPlaceFloorDivide,
+    PyNumber_InPlaceLshift, PyNumber_InPlaceMatrixMultiply, PyNumber_InPlaceMultiply,
+    PyNumber_InPlaceRemainder, PyNumber_InPlaceOr, NULL /* inplace power */,
+    PyNumber_InPlaceRshift, PyNumber_InPlaceSubtract, PyNumber_InPlaceTrueDivide,
+    PyNumber_InPlaceXor,
+};
+#define NB_POWER 8
+#define NB_INPLACE_POWER 21
+
+/* Honour the eval breaker: signals and pending calls, a request to drop the GIL, an
+ * asynchronous exception (CPython's eval_frame_handle_pending is static). */
+static int
+handle_pending(PyThreadState *tstate)
+{
+    PyInterpreterState *interp = tstate->interp;
+    struct _ceval_state *ceval2 = &interp->ceval;
+    if (Py_MakePendingCalls() < 0) {
+        return -1;
+    }
+    if (_Py_atomic_load_relaxed(&ceval2->gil_drop_request)) {
+        PyThreadState *saved = PyEval_SaveThread();
+        PyEval_RestoreThread(saved);
+    }
+    if (tstate->async_exc != NULL) {
+        PyObject *exc = tstate->async_exc;
+        tstate->async_exc = NULL;
+        ceval2->pending.async_exc = 0;
+        _PyErr_SetNone(tstate, exc);
+        Py_DECREF(exc);
+        return -1;
+    }
+    return 0;
+}
+
+/* Whether a call of `func` with `nargs` positional arguments (and no keywords) can be
+ * inlined: the shapes whose binding is a copy plus defaults (no varargs or varkeywords, no
+ * keyword-only parameters, no generator creation).  Anything else is called through
+ * PyObject_Vectorcall, which re-enters pyadapt through the hook. */
+static int
+can_inline(PyFunctionObject *func, PyCodeObject *code, int nargs)
+{
+    if (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS | CO_GENERATOR | CO_COROUTINE
+                          | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE)) {
+        return 0;
+    }
+    if (code->co_kwonlyargcount != 0 || nargs > code->co_argcount) {
+        return 0;
+    }
+    if (nargs < code->co_argcount) {
+        Py_ssize_t ndefaults =
+            func->func_defaults == NULL ? 0 : PyTuple_GET_SIZE(func->func_defaults);
+        if (nargs + ndefaults < code->co_argcount) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------------------------ */
+
+#if PA_USE_COMPUTED_GOTOS
+#  define TARGET(op) TARGET_##op:
+#  define DISPATCH_GOTO() goto *dispatch_table[opcode]
+#else
+#  define TARGET(op) case PA_##op:
+#  define DISPATCH_GOTO() goto dispatch_switch
+#endif
+
+#define DISPATCH() \
+    do { \
+        this_instr = next_instr; \
+        uint32_t word_ = *next_instr++; \
+        opcode = word_ & 0xff; \
+        oparg = (int)(word_ >> 8); \
+        frame->prev_instr = cpy_base + to_cpy[this_instr - code_base]; \
+        ninstr++; \
+        DISPATCH_GOTO(); \
+    } while (0)
+
+#define SKIP_CACHE(T) (next_instr += PA_CACHE_UNITS(T))
+#define JUMPTO(target) (next_instr = code_base + (target))
+#define EVAL_BREAKER() _Py_atomic_load_relaxed(&tstate->interp->ceval.eval_breaker)
+#define CHECK_EVAL_BREAKER() \
+    do { if (EVAL_BREAKER()) { goto handle_eval_breaker; } } while (0)
+/* A jump to `target`; backward jumps give signals and other threads their chance. */
+#define JUMP_CHECKED(target) \
+    do { \
+        int target_ = (target); \
+        JUMPTO(target_); \
+        if (code_base + target_ <= this_instr) { CHECK_EVAL_BREAKER(); } \
+    } while (0)
+
+#define TOP()        (stack_pointer[-1])
+#define SECOND()     (stack_pointer[-2])
+#define THIRD()      (stack_pointer[-3])
+#define PEEK(n)      (stack_pointer[-(n)])
+#define SET_TOP(v)   (stack_pointer[-1] = (v))
+#define SET_SECOND(v) (stack_pointer[-2] = (v))
+#define PUSH(v)      (*stack_pointer++ = (v))
+#define POP()        (*--stack_pointer)
+#define STACK_SHRINK(n) (stack_pointer -= (n))
+#define STACK_GROW(n)   (stack_pointer += (n))
+#define STACK_LEVEL() ((int)(stack_pointer - _PyFrame_Stackbase(frame)))
+
+#define GETLOCAL(i)  (frame->localsplus[i])
+#define SETLOCAL(i, value) \
+    do { PyObject *tmp_ = GETLOCAL(i); GETLOCAL(i) = (value); Py_XDECREF(tmp_); } while (0)
+#define GETITEM(v, i) PyTuple_GET_ITEM((v), (i))
+#define GLOBALS()  (frame->f_globals)
+#define BUILTINS() (frame->f_builtins)
+#define LOCALS()   (frame->f_locals)
+
+/* Load the per-frame registers from `frame`, resuming after its last instruction. */
+#define LOAD_FRAME_STATE() \
+    do { \
+        PyCodeObject *co_ = frame->f_code; \
+        unit = pa_unit_for_code(co_); \
+        PA_ASSERT(unit != NULL && unit->reject_reason == 0); \
+        code_base = unit->code; \
+        to_cpy = unit->to_cpy; \
+        cpy_base = _PyCode_CODE(co_); \
+        names = co_->co_names; \
+        consts = co_->co_consts; \
+        next_instr = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame) + 1]; \
+        stack_pointer = _PyFrame_GetStackPointer(frame); \
+        frame->stacktop = -1; \
+    } while (0)
+
+PyObject *
+pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
+{
+#if PA_USE_COMPUTED_GOTOS
+    /* every slot defaults to unknown_opcode, then each instruction overrides its own */
+#  pragma GCC diagnostic push
+#  pragma GCC diagnostic ignored "-Woverride-init"
+    static void *dispatch_table[256] = {
+        [0 ... 255] = &&unknown_opcode,
+#define PA_OP0(NAME, FLAGS) [PA_##NAME] = &&TARGET_##NAME,
+#define PA_OPC(NAME, CACHE, FLAGS) [PA_##NAME] = &&TARGET_##NAME,
+        PA_OPCODE_LIST
+#undef PA_OP0
+#undef PA_OPC
+    };
+#  pragma GCC diagnostic pop
+#endif
+    int opcode, oparg;
+    uint64_t ninstr = 0;
+    PyObject *kwnames = NULL;     /* set by KW_NAMES for the next CALL (borrowed) */
+    pa_unit *unit;
+    uint32_t *code_base, *to_cpy, *next_instr, *this_instr = NULL;
+    _Py_CODEUNIT *cpy_base;
+    PyObject *names, *consts;
+    PyObject **stack_pointer;
+
+    _PyCFrame cframe;
+    _PyCFrame *prev_cframe = tstate->cframe;
+    cframe.use_tracing = prev_cframe->use_tracing;
+    cframe.previous = prev_cframe;
+    tstate->cframe = &cframe;
+    frame->is_entry = true;
+    frame->previous = prev_cframe->current_frame;
+    cframe.current_frame = frame;
+
+    if (throwflag) {
+        if (_Py_EnterRecursiveCallTstate(tstate, "")) {
+            tstate->recursion_remaining--;
+            goto exit_unwind;
+        }
+        goto resume_with_error;
+    }
+
+start_frame:
+    if (_Py_EnterRecursiveCallTstate(tstate, "")) {
+        tstate->recursion_remaining--;
+        goto exit_unwind;
+    }
+
+    LOAD_FRAME_STATE();
+    unit->entries++;
+    pa_stats.frames++;
+    DISPATCH();
+
+handle_eval_breaker:
+    if (handle_pending(tstate) != 0) {
+        goto error;
+    }
+    DISPATCH();
+
+#if !PA_USE_COMPUTED_GOTOS
+dispatch_switch:
+#endif
+    switch (opcode) {
+
+    TARGET(NOP) {
+        DISPATCH();
+    }
+
+    TARGET(RESUME) {
+        if (oparg < 2) {
+            CHECK_EVAL_BREAKER();
+        }
+        DISPATCH();
+    }
+
+    TARGET(LOAD_CLOSURE)
+    TARGET(LOAD_FAST) {
+        PyObject *value = GETLOCAL(oparg);
+        if (value == NULL) {
+            goto unbound_local_error;
+        }
+        Py_INCREF(value);
+        PUSH(value);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_CONST) {
+        PyObject *value = GETITEM(consts, oparg);
+        Py_INCREF(value);
+        PUSH(value);
+        DISPATCH();
+    }
+
+    TARGET(STORE_FAST) {
+        PyObject *value = POP();
+        SETLOCAL(oparg, value);
+        DISPATCH();
+    }
+
+    TARGET(DELETE_FAST) {
+        PyObject *v = GETLOCAL(oparg);
+        if (v != NULL) {
+            SETLOCAL(oparg, NULL);
+            DISPATCH();
+        }
+        goto unbound_local_error;
+    }
+
+    TARGET(POP_TOP) {
+        PyObject *value = POP();
+        Py_DECREF(value);
+        DISPATCH();
+    }
+
+    TARGET(PUSH_NULL) {
+        PUSH(NULL);
+        DISPATCH();
+    }
+
+    TARGET(UNARY_POSITIVE) {
+        PyObject *value = TOP();
+        PyObject *res = PyNumber_Positive(value);
+        Py_DECREF(value);
+        SET_TOP(res);
+        if (res == NULL) {
+            goto error;
+        }
+        DISPATCH();
+    }
+
+    TARGET(UNARY_NEGATIVE) {
+        PyObject *value = TOP();
+        PyObject *res = PyNumber_Negative(value);
+        Py_DECREF(value);
+        SET_TOP(res);
+        if (res == NULL) {
+            goto error;
+        }
+        DISPATCH();
+    }
+
+    TARGET(UNARY_NOT) {
+        PyObject *value = TOP();
+        int err = PyObject_IsTrue(value);
+        Py_DECREF(value);
+        if (err < 0) {
+            STACK_SHRINK(1);
+            goto error;
+        }
+        SET_TOP(Py_NewRef(err ? Py_False : Py_True));
+        DISPATCH();
+    }
+
+    TARGET(UNARY_INVERT) {
+        PyObject *value = TOP();
+        PyObject *res = PyNumber_Invert(value);
+        Py_DECREF(value);
+        SET_TOP(res);
+        if (res == NULL) {
+            goto error;
+        }
+        DISPATCH();
+    }
+
+    TARGET(BINARY_OP) {
+        PyObject *rhs = POP();
+        PyObject *lhs = TOP();
+        PyObject *res;
+        if (oparg == NB_POWER) {
+            res = PyNumber_Power(lhs, rhs, Py_None);
+        }
+        else if (oparg == NB_INPLACE_POWER) {
+            res = PyNumber_InPlacePower(lhs, rhs, Py_None);
+        }
+        else {
+            res = binary_ops[oparg](lhs, rhs);
+        }
+        Py_DECREF(lhs);
+        Py_DECREF(rhs);
+        SET_TOP(res);
+        if (res == NULL) {
+            goto error;
+        }
+        SKIP_CACHE(pa_cache_binary_op);
+        DISPATCH();
+    }
+
+    TARGET(BINARY_SUBSCR) {
+        PyObject *sub = POP();
+        PyObject *container = TOP();
+        PyObject *res = PyObject_GetItem(container, sub);
+        Py_DECREF(container);
+        Py_DECREF(sub);
+        SET_TOP(res);
+        if (res == NULL) {
+            goto error;
+        }
+        SKIP_CACHE(pa_cache_binary_subscr);
+        DISPATCH();
+    }
+
+    TARGET(STORE_SUBSCR) {
+        PyObject *sub = TOP();
+        PyObject *container = SECOND();
+        PyObject *v = THIRD();
+        STACK_SHRINK(3);
+        int err = PyObject_SetItem(container, sub, v);
+        Py_DECREF(v);
+        Py_DECREF(container);
+        Py_DECREF(sub);
+        if (err != 0) {
+            goto error;
+        }
+        SKIP_CACHE(pa_cache_store_subscr);
+        DISPATCH();
+    }
+
+    TARGET(DELETE_SUBSCR) {
+        PyObject *sub = TOP();
+        PyObject *container = SECOND();
+        STACK_SHRINK(2);
+        int err = PyObject_DelItem(container, sub);
+        Py_DECREF(container);
+        Py_DECREF(sub);
+        if (err != 0) {
+            goto error;
+        }
+        DISPATCH();
+    }
+
+    TARGET(GET_LEN) {
+        Py_ssize_t len_i = PyObject_Length(TOP());
+        if (len_i < 0) {
+            goto error;
+        }
+        PyObject *len_o = PyLong_FromSsize_t(len_i);
+        if (len_o == NULL) {
+            goto error;
+        }
+        PUSH(len_o);
+        DISPATCH();
+    }
+
+    TARGET(MATCH_MAPPING) {
+        int match = Py_TYPE(TOP())->tp_flags & Py_TPFLAGS_MAPPING;
+        PUSH(Py_NewRef(match ? Py_True : Py_False));
+        DISPATCH();
+    }
+
+    TARGET(MATCH_SEQUENCE) {
+        int match = Py_TYPE(TOP())->tp_flags & Py_TPFLAGS_SEQUENCE;
+        PUSH(Py_NewRef(match ? Py_True : Py_False));
+        DISPATCH();
+    }
+
+    TARGET(MATCH_KEYS) {
+        PyObject *args[2] = {SECOND(), TOP()};
+        PyObject *values_or_none = call_runtime_helper(pa_rt_match_keys, args, 2);
+        if (values_or_none == NULL) {
+            goto error;
+        }
+        PUSH(values_or_none);
+        DISPATCH();
+    }
+
+    TARGET(MATCH_CLASS) {
+        PyObject *names_ = POP();
+        PyObject *type = POP();
+        PyObject *subject = TOP();
+        PyObject *n = PyLong_FromLong(oparg);
+        PyObject *attrs = NULL;
+        if (n != NULL) {
+            PyObject *args[4] = {subject, type, n, names_};
+            attrs = call_runtime_helper(pa_rt_match_class, args, 4);
+            Py_DECREF(n);
+        }
+        Py_DECREF(names_);
+        Py_DECREF(type);
+        if (attrs == NULL) {
+            goto error;
+        }
+        SET_TOP(attrs);    /* a tuple on success, None on failure */
+        Py_DECREF(subject);
+        DISPATCH();
+    }
+
+    TARGET(PUSH_EXC_INFO) {
+        PyObject *value = TOP();
+        _PyErr_StackItem *exc_info = tstate->exc_info;
+        if (exc_info->exc_value != NULL) {
+            SET_TOP(exc_info->exc_value);
+        }
+        else {
+            SET_TOP(Py_NewRef(Py_None));
+        }
+        PUSH(Py_NewRef(value));
+        exc_info->exc_value = value;
+        DISPATCH();
+    }
+
+    TARGET(POP_EXCEPT) {
+        _PyErr_StackItem *exc_info = tstate->exc_info;
+        PyObject *value = exc_info->exc_value;
+        exc_info->exc_value = POP();
+        Py_XDECREF(value);
+        DISPATCH();
+    }
+
+    TARGET(CHECK_EXC_MATCH) {
+        PyObject *right = POP();
+        PyObject *left = TOP();
+        if (check_except_type_valid(tstate, right) < 0) {
+            Py_DECREF(right);
+            goto error;
+        }
+        int res = PyErr_GivenExceptionMatches(left, right);
+        Py_DECREF(right);
+        PUSH(Py_NewRef(res ? Py_True : Py_False));
+        DISPATCH();
+    }
+
+    TARGET(CHECK_EG_MATCH) {
+        PyObject *match_type = POP();
+        PyObject *exc_value = TOP();
+        PyObject *args[2] = {exc_value, match_type};
+        /* (match, rest): (None, ...) when nothing matches; validates match_type */
+        PyObject *pair = call_runtime_helper(pa_rt_exception_group_match, args, 2);
+        Py_DECREF(match_type);
+        if (pair == NULL) {
+            goto error;
+        }
+        PyObject *match = Py_NewRef(PyTuple_GET_ITEM(pair, 0));
+        PyObject *rest = Py_NewRef(PyTuple_GET_ITEM(pair, 1));
+        Py_DECREF(pair);
+        if (Py_IsNone(match)) {
+            PUSH(match);
+            Py_DECREF(rest);
+        }
+        else {
+            SET_TOP(rest);
+            PUSH(match);
+            PyErr_SetExcInfo(NULL, Py_NewRef(match), NULL);
+            Py_DECREF(exc_value);
+        }
+        DISPATCH();
+    }
+
+    TARGET(PREP_RERAISE_STAR) {
+        PyObject *excs = POP();
+        PyObject *orig = POP();
+        PyObject *args[2] = {orig, excs};
+        PyObject *val = call_runtime_helper(pa_rt_prep_reraise_star, args, 2);
+        Py_DECREF(excs);
+        Py_DECREF(orig);
+        if (val == NULL) {
+            goto error;
+        }
+        PUSH(val);
+        DISPATCH();
+    }
+
+    TARGET(WITH_EXCEPT_START) {
+        /* stack: __exit__, lasti, previous exception, exception */
+        PyObject *val = TOP();
+        PyObject *exc = PyExceptionInstance_Class(val);
+        PyObject *tb = PyException_GetTraceback(val);
+        Py_XDECREF(tb);
+        PyObject *exit_func = PEEK(4);
+        PyObject *stack[4] = {NULL, exc, val, tb ? tb : Py_None};
+        PyObject *res = PyObject_Vectorcall(exit_func, stack + 1,
+                                            3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        if (res == NULL) {
+            goto error;
+        }
+        PUSH(res);
+        DISPATCH();
+    }
+
+    TARGET(GET_AITER) {
+        PyObject *obj = TOP();
+        PyTypeObject *type = Py_TYPE(obj);
+        unaryfunc getter = type->tp_as_async != NULL ? type->tp_as_async->am_aiter : NULL;
+        if (getter == NULL) {
+            SET_TOP(NULL);
+            _PyErr_Format(tstate, PyExc_TypeError,
+                          "'async for' requires an object with "
+                          "__aiter__ method, got %.100s", type->tp_name);
+            Py_DECREF(obj);
+            goto error;
+        }
+        PyObject *iter = getter(obj);
+        Py_DECREF(obj);
+        if (iter == NULL) {
+            SET_TOP(NULL);
+            goto error;
+        }
+        if (Py_TYPE(iter)->tp_as_async == NULL
+                || Py_TYPE(iter)->tp_as_async->am_anext == NULL) {
+            SET_TOP(NULL);
+            _PyErr_Format(tstate, PyExc_TypeError,
+                          "'async for' received an object from __aiter__ "
+                          "that does not implement __anext__: %.100s",
+                          Py_TYPE(iter)->tp_name);
+            Py_DECREF(iter);
+            goto error;
+        }
+        SET_TOP(iter);
+        DISPATCH();
+    }
+
+    TARGET(GET_ANEXT) {
+        PyObject *aiter = TOP();
+        PyTypeObject *type = Py_TYPE(aiter);
+        PyObject *awaitable;
+        if (PyAsyncGen_CheckExact(aiter)) {
+            awaitable = type->tp_as_async->am_anext(aiter);
+            if (awaitable == NULL) {
+                goto error;
+            }
+        }
+        else {
+            unaryfunc getter = type->tp_as_async != NULL ? type->tp_as_async->am_anext : NULL;
+            if (getter == NULL) {
+                _PyErr_Format(tstate, PyExc_TypeError,
+                              "'async for' requires an iterator with "
+                              "__anext__ method, got %.100s", type->tp_name);
+                goto error;
+            }
+            PyObject *next_iter = getter(aiter);
+            if (next_iter == NULL) {
+                goto error;
+            }
+            awaitable = get_awaitable_iter(next_iter);
+            if (awaitable == NULL) {
+                _PyErr_FormatFromCause(PyExc_TypeError,
+                                       "'async for' received an invalid object "
+                                       "from __anext__: %.100s",
+                                       Py_TYPE(next_iter)->tp_name);
+                Py_DECREF(next_iter);
+                goto error;
+            }
+            Py_DECREF(next_iter);
+        }
+        PUSH(awaitable);
+        DISPATCH();
+    }
+
+    TARGET(GET_AWAITABLE) {
+        PyObject *iterable = TOP();
+        PyObject *iter = get_awaitable_iter(iterable);
+        if (iter == NULL) {
+            format_awaitable_error(tstate, Py_TYPE(iterable), oparg);
+        }
+        Py_DECREF(iterable);
+        if (iter != NULL && PyCoro_CheckExact(iter)) {
+            PyObject *yf = gen_yielding_from((PyGenObject *)iter);
+            if (yf != NULL) {
+                Py_DECREF(yf);
+                Py_CLEAR(iter);
+                _PyErr_SetString(tstate, PyExc_RuntimeError,
+                                 "coroutine is being awaited already");
+            }
+        }
+        SET_TOP(iter);
+        if (iter == NULL) {
+            goto error;
+        }
+        DISPATCH();
+    }
+
+    TARGET(BEFORE_ASYNC_WITH) {
+        PyObject *mgr = TOP();
+        PyObject *enter = _PyObject_LookupSpecial(mgr, &_Py_ID(__aenter__));
+        if (enter == NULL) {
+            if (!_PyErr_Occurred(tstate)) {
+                _PyErr_Format(tstate, PyExc_TypeError,
+                              "'%.200s' object does not support the "
+                              "asynchronous context manager protocol",
+                              Py_TYPE(mgr)->tp_name);
+            }
+            goto error;
+        }
+        PyObject *exit = _PyObject_LookupSpecial(mgr, &_Py_ID(__aexit__));
+        if (exit == NULL) {
+            if (!_PyErr_Occurred(tstate)) {
+                _PyErr_Format(tstate, PyExc_TypeError,
+                              "'%.200s' object does not support the "
+                              "asynchronous context manager protocol "
+                              "(missed __aexit__ method)", Py_TYPE(mgr)->tp_name);
+            }
+            Py_DECREF(enter);
+            goto error;
+        }
+        SET_TOP(exit);
+        Py_DECREF(mgr);
+        PyObject *res = PyObject_CallNoArgs(enter);
+        Py_DECREF(enter);
+        if (res == NULL) {
+            goto error;
+        }
+        PUSH(res);
+        DISPATCH();
+    }
+
+    TARGET(BEFORE_WITH) {
+        PyObject *mgr = TOP();
+        PyObject *enter = _PyObject_LookupSpecial(mgr, &_Py_ID(__enter__));
+        if (enter == NULL) {
+            if (!_PyErr_Occurred(tstate)) {
+                _PyErr_Format(tstate, PyExc_TypeError,
+                              "'%.200s' object does not support the "
+                              "context manager protocol", Py_TYPE(mgr)->tp_name);
+            }
+            goto error;
+        }
+        PyObject *exit = _PyObject_LookupSpecial(mgr, &_Py_ID(__exit__));
+        if (exit == NULL) {
+            if (!_PyErr_Occurred(tstate)) {
+                _PyErr_Format(tstate, PyExc_TypeError,
+                              "'%.200s' object does not support the "
+                              "context manager protocol "
+                              "(missed __exit__ method)", Py_TYPE(mgr)->tp_name);
+            }
+            Py_DECREF(enter);
+            goto error;
+        }
+        SET_TOP(exit);
+        Py_DECREF(mgr);
+        PyObject *res = PyObject_CallNoArgs(enter);
+        Py_DECREF(enter);
+        if (res == NULL) {
+            goto error;
+        }
+        PUSH(res);
+        DISPATCH();
+    }
+
+    TARGET(END_ASYNC_FOR) {
+        PyObject *val = POP();
+        if (PyErr_GivenExceptionMatches(val, PyExc_StopAsyncIteration)) {
+            Py_DECREF(val);
+            Py_DECREF(POP());
+            DISPATCH();
+        }
+        PyObject *exc = Py_NewRef(PyExceptionInstance_Class(val));
+        _PyErr_Restore(tstate, exc, val, PyException_GetTraceback(val));
+        goto exception_unwind;
+    }
+
+    TARGET(GET_ITER) {
+        PyObject *iterable = TOP();
+        PyObject *iter = PyObject_GetIter(iterable);
+        Py_DECREF(iterable);
+        SET_TOP(iter);
+        if (iter == NULL) {
+            goto error;
+        }
+        DISPATCH();
+    }
+
+    TARGET(GET_YIELD_FROM_ITER) {
+        PyObject *iterable = TOP();
+        if (PyCoro_CheckExact(iterable)) {
+            if (!(frame->f_code->co_flags & (CO_COROUTINE | CO_ITERABLE_COROUTINE))) {
+                Py_DECREF(iterable);
+                SET_TOP(NULL);
+                _PyErr_SetString(tstate, PyExc_TypeError,
+                                 "cannot 'yield from' a coroutine object "
+                                 "in a non-coroutine generator");
+                goto error;
+            }
+        }
+        else if (!PyGen_CheckExact(iterable)) {
+            PyObject *iter = PyObject_GetIter(iterable);
+            Py_DECREF(iterable);
+            SET_TOP(iter);
+            if (iter == NULL) {
+                goto error;
+            }
+        }
+        DISPATCH();
+    }
+
+    TARGET(FOR_ITER) {
+        PyObject *iter = TOP();
+        PyObject *next = (*Py_TYPE(iter)->tp_iternext)(iter);
+        if (next != NULL) {
+            PUSH(next);
+            SKIP_CACHE(pa_cache_for_iter);
+            DISPATCH();
+        }
+        if (_PyErr_Occurred(tstate)) {
+            if (!_PyErr_ExceptionMatches(tstate, PyExc_StopIteration)) {
+                goto error;
+            }
+            _PyErr_Clear(tstate);
+        }
+        STACK_SHRINK(1);
+        Py_DECREF(iter);
+        JUMPTO(oparg);
+        DISPATCH();
+    }
+
+    TARGET(PRINT_EXPR) {
+        PyObject *value = POP();
+        PyObject *hook = _PySys_GetAttr(tstate, &_Py_ID(displayhook));
+        if (hook == NULL) {
+            _PyErr_SetString(tstate, PyExc_RuntimeError, "lost sys.displayhook");
+            Py_DECREF(value);
+            goto error;
+        }
+        PyObject *res = PyObject_CallOneArg(hook, value);
+        Py_DECREF(value);
+        if (res == NULL) {
+            goto error;
+        }
+        Py_DECREF(res);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_BUILD_CLASS) {
+        PyObject *bc;
+        if (PyDict_CheckExact(BUILTINS())) {
+            bc = _PyDict_GetItemWithError(BUILTINS(), &_Py_ID(__build_class__));
+            if (bc == NULL) {
+                if (!_PyErr_Occurred(tstate)) {
+                    _PyErr_SetString(tstate, PyExc_NameError, "__build_class__ not found");
+                }
+                goto error;
+            }
+            Py_INCREF(bc);
+        }
+        else {
+            bc = PyObject_GetItem(BUILTINS(), &_Py_ID(__build_class__));
+            if (bc == NULL) {
+                if (_PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
+                    _PyErr_SetString(tstate, PyExc_NameError, "__build_class__ not found");
+                }
+                goto error;
+            }
+        }
+        PUSH(bc);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_ASSERTION_ERROR) {
+        PUSH(Py_NewRef(PyExc_AssertionError));
+        DISPATCH();
+    }
+
+    TARGET(RETURN_GENERATOR) {
+        /* The hook hands new generator frames to CPython's loop, which owns coroutine
+         * creation (_Py_MakeCoro is not exported); reaching this is a pyadapt bug. */
+        _PyErr_SetString(tstate, PyExc_SystemError,
+                         "pyadapt: RETURN_GENERATOR reached its own loop");
+        goto error;
+    }
+
+    TARGET(LIST_TO_TUPLE) {
+        PyObject *list = POP();
+        PyObject *tuple = PyList_AsTuple(list);
+        Py_DECREF(list);
+        if (tuple == NULL) {
+            goto error;
+        }
+        PUSH(tuple);
+        DISPATCH();
+    }
+
+    TARGET(RETURN_VALUE) {
+        PyObject *retval = POP();
+        _PyFrame_SetStackPointer(frame, stack_pointer);
+        _Py_LeaveRecursiveCallTstate(tstate);
+        if (!frame->is_entry) {
+            _PyInterpreterFrame *dying = frame;
+            frame = cframe.current_frame = dying->previous;
+            pa_clear_and_pop_frame(tstate, dying);
+            _PyFrame_StackPush(frame, retval);
+            LOAD_FRAME_STATE();
+            DISPATCH();
+        }
+        tstate->cframe = cframe.previous;
+        tstate->cframe->use_tracing = cframe.use_tracing;
+        pa_stats.instructions += ninstr;
+        return retval;
+    }
+
+    TARGET(YIELD_VALUE) {
+        PyObject *retval = POP();
+        _PyFrame_GetGenerator(frame)->gi_frame_state = FRAME_SUSPENDED;
+        _PyFrame_SetStackPointer(frame, stack_pointer);
+        _Py_LeaveRecursiveCallTstate(tstate);
+        tstate->cframe = cframe.previous;
+        tstate->cframe->use_tracing = cframe.use_tracing;
+        pa_stats.instructions += ninstr;
+        return retval;
+    }
+
+    TARGET(ASYNC_GEN_WRAP) {
+        PyObject *v = TOP();
+        PyObject *w = async_gen_wrap(v);
+        if (w == NULL) {
+            goto error;
+        }
+        SET_TOP(w);
+        Py_DECREF(v);
+        DISPATCH();
+    }
+
+    TARGET(SEND) {
+        PyObject *v = POP();
+        PyObject *receiver = TOP();
+        PyObject *retval;
+        PySendResult gen_status = PyIter_Send(receiver, v, &retval);
+        Py_DECREF(v);
+        if (gen_status == PYGEN_ERROR) {
+            goto error;
+        }
+        if (gen_status == PYGEN_RETURN) {
+            Py_DECREF(receiver);
+            SET_TOP(retval);
+            JUMPTO(oparg);
+            DISPATCH();
+        }
+        PUSH(retval);
+        SKIP_CACHE(pa_cache_send);
+        DISPATCH();
+    }
+
+    TARGET(IMPORT_STAR) {
+        PyObject *from = POP();
+        PyFrameObject *f = pa_frame_object(tstate, frame);
+        if (f == NULL || PyFrame_FastToLocalsWithError(f) < 0) {
+            Py_DECREF(from);
+            goto error;
+        }
+        PyObject *locals = LOCALS();
+        if (locals == NULL) {
+            _PyErr_SetString(tstate, PyExc_SystemError, "no locals found during 'import *'");
+            Py_DECREF(from);
+            goto error;
+        }
+        int err = import_all_from(tstate, locals, from);
+        PyFrame_LocalsToFast(f, 0);
+        Py_DECREF(from);
+        if (err != 0) {
+            goto error;
+        }
+        DISPATCH();
+    }
+
+    TARGET(SETUP_ANNOTATIONS) {
+        if (LOCALS() == NULL) {
+            _PyErr_Format(tstate, PyExc_SystemError,
+                          "no locals found when setting up annotations");
+            goto error;
+        }
+        if (PyDict_CheckExact(LOCALS())) {
+            PyObject *ann = _PyDict_GetItemWithError(LOCALS(), &_Py_ID(__annotations__));
+            if (ann == NULL) {
+                if (_PyErr_Occurred(tstate)) {
+                    goto error;
+                }
+                ann = PyDict_New();
+                if (ann == NULL) {
+                    goto error;
+                }
+                int err = PyDict_SetItem(LOCALS(), &_Py_ID(__annotations__), ann);
+                Py_DECREF(ann);
+                if (err != 0) {
+                    goto error;
+                }
+            }
+        }
+        else {
+            PyObject *ann = PyObject_GetItem(LOCALS(), &_Py_ID(__annotations__));
+            if (ann == NULL) {
+                if (!_PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
+                    goto error;
+                }
+                _PyErr_Clear(tstate);
+                ann = PyDict_New();
+                if (ann == NULL) {
+                    goto error;
+                }
+                int err = PyObject_SetItem(LOCALS(), &_Py_ID(__annotations__), ann);
+                Py_DECREF(ann);
+                if (err != 0) {
+                    goto error;
+                }
+            }
+            else {
+                Py_DECREF(ann);
+            }
+        }
+        DISPATCH();
+    }
+
+    TARGET(STORE_NAME) {
+        PyObject *name = GETITEM(names, oparg);
+        PyObject *v = POP();
+        PyObject *ns = LOCALS();
+        if (ns == NULL) {
+            _PyErr_Format(tstate, PyExc_SystemError, "no locals found when storing %R", name);
+            Py_DECREF(v);
+            goto error;
+        }
+        int err = PyDict_CheckExact(ns) ? PyDict_SetItem(ns, name, v)
+                                        : PyObject_SetItem(ns, name, v);
+        Py_DECREF(v);
+        if (err != 0) {
+            goto error;
+        }
+        DISPATCH();
+    }
+
+    TARGET(DELETE_NAME) {
+        PyObject *name = GETITEM(names, oparg);
+        PyObject *ns = LOCALS();
+        if (ns == NULL) {
+            _PyErr_Format(tstate, PyExc_SystemError, "no locals when deleting %R", name);
+            goto error;
+        }
+        if (PyObject_DelItem(ns, name) != 0) {
+            format_exc_check_arg(tstate, PyExc_NameError, NAME_ERROR_MSG, name);
+            goto error;
+        }
+        DISPATCH();
+    }
+
+    TARGET(UNPACK_SEQUENCE) {
+        PyObject *seq = POP();
+        if (PyTuple_CheckExact(seq) && PyTuple_GET_SIZE(seq) == oparg) {
+            PyObject **items = _PyTuple_ITEMS(seq);
+            for (int i = oparg; --i >= 0; ) {
+                PUSH(Py_NewRef(items[i]));
+            }
+        }
+        else if (PyList_CheckExact(seq) && PyList_GET_SIZE(seq) == oparg) {
+            PyObject **items = _PyList_ITEMS(seq);
+            for (int i = oparg; --i >= 0; ) {
+                PUSH(Py_NewRef(items[i]));
+            }
+        }
+        else {
+            if (!unpack_iterable(tstate, seq, oparg, -1, stack_pointer + oparg)) {
+                Py_DECREF(seq);
+                goto error;
+            }
+            STACK_GROW(oparg);
+        }
+        Py_DECREF(seq);
+        SKIP_CACHE(pa_cache_unpack_sequence);
+        DISPATCH();
+    }
+
+    TARGET(UNPACK_EX) {
+        int totalargs = 1 + (oparg & 0xFF) + (oparg >> 8);
+        PyObject *seq = POP();
+        if (!unpack_iterable(tstate, seq, oparg & 0xFF, oparg >> 8,
+                             stack_pointer + totalargs)) {
+            Py_DECREF(seq);
+            goto error;
+        }
+        STACK_GROW(totalargs);
+        Py_DECREF(seq);
+        DISPATCH();
+    }
+
+    TARGET(STORE_ATTR) {
+        PyObject *name = GETITEM(names, oparg);
+        PyObject *owner = TOP();
+        PyObject *v = SECOND();
+        STACK_SHRINK(2);
+        int err = PyObject_SetAttr(owner, name, v);
+        Py_DECREF(v);
+        Py_DECREF(owner);
+        if (err != 0) {
+            goto error;
+        }
+        SKIP_CACHE(pa_cache_store_attr);
+        DISPATCH();
+    }
+
+    TARGET(DELETE_ATTR) {
+        PyObject *name = GETITEM(names, oparg);
+        PyObject *owner = POP();
+        int err = PyObject_SetAttr(owner, name, NULL);
+        Py_DECREF(owner);
+        if (err != 0) {
+            goto error;
+        }
+        DISPATCH();
+    }
+
+    TARGET(STORE_GLOBAL) {
+        PyObject *name = GETITEM(names, oparg);
+        PyObject *v = POP();
+        int err = PyDict_SetItem(GLOBALS(), name, v);
+        Py_DECREF(v);
+        if (err != 0) {
+            goto error;
+        }
+        DISPATCH();
+    }
+
+    TARGET(DELETE_GLOBAL) {
+        PyObject *name = GETITEM(names, oparg);
+        if (PyDict_DelItem(GLOBALS(), name) != 0) {
+            if (_PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
+                format_exc_check_arg(tstate, PyExc_NameError, NAME_ERROR_MSG, name);
+            }
+            goto error;
+        }
+        DISPATCH();
+    }
+
+    TARGET(SWAP) {
+        PyObject *top = TOP();
+        SET_TOP(PEEK(oparg));
+        PEEK(oparg) = top;
+        DISPATCH();
+    }
+
+    TARGET(COPY) {
+        PyObject *peek = PEEK(oparg);
+        PUSH(Py_NewRef(peek));
+        DISPATCH();
+    }
+
+    TARGET(LOAD_NAME) {
+        PyObject *name = GETITEM(names, oparg);
+        PyObject *locals = LOCALS();
+        PyObject *v;
+        if (locals == NULL) {
+            _PyErr_Format(tstate, PyExc_SystemError, "no locals when loading %R", name);
+            goto error;
+        }
+        if (PyDict_CheckExact(locals)) {
+            v = PyDict_GetItemWithError(locals, name);
+            if (v != NULL) {
+                Py_INCREF(v);
+            }
+            else if (_PyErr_Occurred(tstate)) {
+                goto error;
+            }
+        }
+        else {
+            v = PyObject_GetItem(locals, name);
+            if (v == NULL) {
+                if (!_PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
+                    goto error;
+                }
+                _PyErr_Clear(tstate);
+            }
+        }
+        if (v == NULL) {
+            v = PyDict_GetItemWithError(GLOBALS(), name);
+            if (v != NULL) {
+                Py_INCREF(v);
+            }
+            else if (_PyErr_Occurred(tstate)) {
+                goto error;
+            }
+            else if (PyDict_CheckExact(BUILTINS())) {
+                v = PyDict_GetItemWithError(BUILTINS(), name);
+                if (v == NULL) {
+                    if (!_PyErr_Occurred(tstate)) {
+                        format_exc_check_arg(tstate, PyExc_NameError, NAME_ERROR_MSG, name);
+                    }
+                    goto error;
+                }
+                Py_INCREF(v);
+            }
+            else {
+                v = PyObject_GetItem(BUILTINS(), name);
+                if (v == NULL) {
+                    if (_PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
+                        format_exc_check_arg(tstate, PyExc_NameError, NAME_ERROR_MSG, name);
+                    }
+                    goto error;
+                }
+            }
+        }
+        PUSH(v);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_GLOBAL) {
+        PyObject *name = GETITEM(names, oparg >> 1);
+        PyObject *v;
+        if (PyDict_CheckExact(GLOBALS()) && PyDict_CheckExact(BUILTINS())) {
+            v = PyDict_GetItemWithError(GLOBALS(), name);
+            if (v == NULL) {
+                if (_PyErr_Occurred(tstate)) {
+                    goto error;
+                }
+                v = PyDict_GetItemWithError(BUILTINS(), name);
+                if (v == NULL) {
+                    if (!_PyErr_Occurred(tstate)) {
+                        format_exc_check_arg(tstate, PyExc_NameError, NAME_ERROR_MSG, name);
+                    }
+                    goto error;
+                }
+            }
+            Py_INCREF(v);
+        }
+        else {
+            v = PyObject_GetItem(GLOBALS(), name);
+            if (v == NULL) {
+                if (!_PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
+                    goto error;
+                }
+                _PyErr_Clear(tstate);
+                v = PyObject_GetItem(BUILTINS(), name);
+                if (v == NULL) {
+                    if (_PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
+                        format_exc_check_arg(tstate, PyExc_NameError, NAME_ERROR_MSG, name);
+                    }
+                    goto error;
+                }
+            }
+        }
+        if (oparg & 1) {
+            PUSH(NULL);
+        }
+        PUSH(v);
+        SKIP_CACHE(pa_cache_load_global);
+        DISPATCH();
+    }
+
+    TARGET(MAKE_CELL) {
+        PyObject *initial = GETLOCAL(oparg);
+        PyObject *cell = PyCell_New(initial);
+        if (cell == NULL) {
+            goto error;
+        }
+        SETLOCAL(oparg, cell);
+        DISPATCH();
+    }
+
+    TARGET(DELETE_DEREF) {
+        PyObject *cell = GETLOCAL(oparg);
+        PyObject *oldobj = PyCell_GET(cell);
+        if (oldobj != NULL) {
+            PyCell_SET(cell, NULL);
+            Py_DECREF(oldobj);
+            DISPATCH();
+        }
+        format_exc_unbound(tstate, frame->f_code, oparg);
+        goto error;
+    }
+
+    TARGET(LOAD_CLASSDEREF) {
+        PyObject *locals = LOCALS();
+        PyObject *name = PyTuple_GET_ITEM(frame->f_code->co_localsplusnames, oparg);
+        PyObject *value;
+        if (PyDict_CheckExact(locals)) {
+            value = PyDict_GetItemWithError(locals, name);
+            if (value != NULL) {
+                Py_INCREF(value);
+            }
+            else if (_PyErr_Occurred(tstate)) {
+                goto error;
+            }
+        }
+        else {
+            value = PyObject_GetItem(locals, name);
+            if (value == NULL) {
+                if (!_PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
+                    goto error;
+                }
+                _PyErr_Clear(tstate);
+            }
+        }
+        if (value == NULL) {
+            PyObject *cell = GETLOCAL(oparg);
+            value = PyCell_GET(cell);
+            if (value == NULL) {
+                format_exc_unbound(tstate, frame->f_code, oparg);
+                goto error;
+            }
+            Py_INCREF(value);
+        }
+        PUSH(value);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_DEREF) {
+        PyObject *value = PyCell_GET(GETLOCAL(oparg));
+        if (value == NULL) {
+            format_exc_unbound(tstate, frame->f_code, oparg);
+            goto error;
+        }
+        PUSH(Py_NewRef(value));
+        DISPATCH();
+    }
+
+    TARGET(STORE_DEREF) {
+        PyObject *v = POP();
+        PyObject *cell = GETLOCAL(oparg);
+        PyObject *oldobj = PyCell_GET(cell);
+        PyCell_SET(cell, v);
+        Py_XDECREF(oldobj);
+        DISPATCH();
+    }
+
+    TARGET(COPY_FREE_VARS) {
+        PyCodeObject *co = frame->f_code;
+        PyObject *closure = frame->f_func->func_closure;
+        int offset = co->co_nlocals + co->co_nplaincellvars;
+        for (int i = 0; i < oparg; ++i) {
+            frame->localsplus[offset + i] = Py_NewRef(PyTuple_GET_ITEM(closure, i));
+        }
+        DISPATCH();
+    }
+
+    TARGET(BUILD_STRING) {
+        PyObject *str = _PyUnicode_JoinArray(&_Py_STR(empty), stack_pointer - oparg, oparg);
+        if (str == NULL) {
+            goto error;
+        }
+        while (--oparg >= 0) {
+            PyObject *item = POP();
+            Py_DECREF(item);
+        }
+        PUSH(str);
+        DISPATCH();
+    }
+
+    TARGET(BUILD_TUPLE) {
+        PyObject *tup = PyTuple_New(oparg);
+        if (tup == NULL) {
+            goto error;
+        }
+        while (--oparg >= 0) {
+            PyTuple_SET_ITEM(tup, oparg, POP());
+        }
+        PUSH(tup);
+        DISPATCH();
+    }
+
+    TARGET(BUILD_LIST) {
+        PyObject *list = PyList_New(oparg);
+        if (list == NULL) {
+            goto error;
+        }
+        while (--oparg >= 0) {
+            PyList_SET_ITEM(list, oparg, POP());
+        }
+        PUSH(list);
+        DISPATCH();
+    }
+
+    TARGET(LIST_EXTEND) {
+        PyObject *iterable = POP();
+        PyObject *list = PEEK(oparg);
+        PyObject *none_val = _PyList_Extend((PyListObject *)list, iterable);
+        if (none_val == NULL) {
+            if (_PyErr_ExceptionMatches(tstate, PyExc_TypeError)
+                    && Py_TYPE(iterable)->tp_iter == NULL && !PySequence_Check(iterable)) {
+                _PyErr_Clear(tstate);
+                _PyErr_Format(tstate, PyExc_TypeError,
+                              "Value after * must be an iterable, not %.200s",
+                              Py_TYPE(iterable)->tp_name);
+            }
+            Py_DECREF(iterable);
+            goto error;
+        }
+        Py_DECREF(none_val);
+        Py_DECREF(iterable);
+        DISPATCH();
+    }
+
+    TARGET(SET_UPDATE) {
+        PyObject *iterable = POP();
+        PyObject *set = PEEK(oparg);
+        int err = _PySet_Update(set, iterable);
+        Py_DECREF(iterable);
+        if (err < 0) {
+            goto error;
+        }
+        DISPATCH();
+    }
+
+    TARGET(BUILD_SET) {
+        PyObject *set = PySet_New(NULL);
+        int err = 0;
+        if (set == NULL) {
+            goto error;
+        }
+        for (int i = oparg; i > 0; i--) {
+            PyObject *item = PEEK(i);
+            if (err == 0) {
+                err = PySet_Add(set, item);
+            }
+            Py_DECREF(item);
+        }
+        STACK_SHRINK(oparg);
+        if (err != 0) {
+            Py_DECREF(set);
+            goto error;
+        }
+        PUSH(set);
+        DISPATCH();
+    }
+
+    TARGET(BUILD_MAP) {
+        PyObject *map = _PyDict_NewPresized(oparg);
+        if (map == NULL) {
+            goto error;
+        }
+        int err = 0;
+        for (int i = 0; i < oparg && err == 0; i++) {
+            err = PyDict_SetItem(map, PEEK(2 * (oparg - i)), PEEK(2 * (oparg - i) - 1));
+        }
+        if (err != 0) {
+            Py_DECREF(map);
+            goto error;
+        }
+        while (oparg--) {
+            Py_DECREF(POP());
+            Py_DECREF(POP());
+        }
+        PUSH(map);
+        DISPATCH();
+    }
+
+    TARGET(BUILD_CONST_KEY_MAP) {
+        PyObject *keys = TOP();
+        if (!PyTuple_CheckExact(keys) || PyTuple_GET_SIZE(keys) != (Py_ssize_t)oparg) {
+            _PyErr_SetString(tstate, PyExc_SystemError, "bad BUILD_CONST_KEY_MAP keys argument");
+            goto error;
+        }
+        PyObject *map = _PyDict_NewPresized(oparg);
+        if (map == NULL) {
+            goto error;
+        }
+        for (int i = 0; i < oparg; i++) {
+            if (PyDict_SetItem(map, PyTuple_GET_ITEM(keys, i), PEEK(oparg + 1 - i)) != 0) {
+                Py_DECREF(map);
+                goto error;
+            }
+        }
+        Py_DECREF(POP());
+        while (oparg--) {
+            Py_DECREF(POP());
+        }
+        PUSH(map);
+        DISPATCH();
+    }
+
+    TARGET(DICT_UPDATE) {
+        PyObject *update = POP();
+        PyObject *dict = PEEK(oparg);
+        if (PyDict_Update(dict, update) < 0) {
+            if (_PyErr_ExceptionMatches(tstate, PyExc_AttributeError)) {
+                _PyErr_Format(tstate, PyExc_TypeError, "'%.200s' object is not a mapping",
+                              Py_TYPE(update)->tp_name);
+            }
+            Py_DECREF(update);
+            goto error;
+        }
+        Py_DECREF(update);
+        DISPATCH();
+    }
+
+    TARGET(DICT_MERGE) {
+        PyObject *update = POP();
+        PyObject *dict = PEEK(oparg);
+        if (_PyDict_MergeEx(dict, update, 2) < 0) {
+            format_kwargs_error(tstate, PEEK(2 + oparg), update);
+            Py_DECREF(update);
+            goto error;
+        }
+        Py_DECREF(update);
+        DISPATCH();
+    }
+
+    TARGET(MAP_ADD) {
+        PyObject *value = TOP();
+        PyObject *key = SECOND();
+        STACK_SHRINK(2);
+        PyObject *map = PEEK(oparg);
+        int err = PyDict_SetItem(map, key, value);
+        Py_DECREF(key);
+        Py_DECREF(value);
+        if (err != 0) {
+            goto error;
+        }
+        DISPATCH();
+    }
+
+    TARGET(LIST_APPEND) {
+        PyObject *v = POP();
+        PyObject *list = PEEK(oparg);
+        int err = PyList_Append(list, v);
+        Py_DECREF(v);
+        if (err < 0) {
+            goto error;
+        }
+        DISPATCH();
+    }
+
+    TARGET(SET_ADD) {
+        PyObject *v = POP();
+        PyObject *set = PEEK(oparg);
+        int err = PySet_Add(set, v);
+        Py_DECREF(v);
+        if (err != 0) {
+            goto error;
+        }
+        DISPATCH();
+    }
+
+    TARGET(LOAD_ATTR) {
+        PyObject *name = GETITEM(names, oparg);
+        PyObject *owner = TOP();
+        PyObject *res = PyObject_GetAttr(owner, name);
+        if (res == NULL) {
+            goto error;
+        }
+        Py_DECREF(owner);
+        SET_TOP(res);
+        SKIP_CACHE(pa_cache_load_attr);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_METHOD) {
+        PyObject *name = GETITEM(names, oparg);
+        PyObject *obj = TOP();
+        PyObject *meth = NULL;
+        int meth_found = _PyObject_GetMethod(obj, name, &meth);
+        if (meth == NULL) {
+            goto error;
+        }
+        if (meth_found) {
+            SET_TOP(meth);     /* meth | self | args... */
+            PUSH(obj);
+        }
+        else {
+            SET_TOP(NULL);     /* NULL | attribute | args... */
+            Py_DECREF(obj);
+            PUSH(meth);
+        }
+        SKIP_CACHE(pa_cache_load_method);
+        DISPATCH();
+    }
+
+    TARGET(COMPARE_OP) {
+        PyObject *right = POP();
+        PyObject *left = TOP();
+        PyObject *res = PyObject_RichCompare(left, right, oparg);
+        SET_TOP(res);
+        Py_DECREF(left);
+        Py_DECREF(right);
+        if (res == NULL) {
+            goto error;
+        }
+        SKIP_CACHE(pa_cache_compare_op);
+        DISPATCH();
+    }
+
+    TARGET(IS_OP) {
+        PyObject *right = POP();
+        PyObject *left = TOP();
+        int res = Py_Is(left, right) ^ oparg;
+        SET_TOP(Py_NewRef(res ? Py_True : Py_False));
+        Py_DECREF(left);
+        Py_DECREF(right);
+        DISPATCH();
+    }
+
+    TARGET(CONTAINS_OP) {
+        PyObject *right = POP();
+        PyObject *left = POP();
+        int res = PySequence_Contains(right, left);
+        Py_DECREF(left);
+        Py_DECREF(right);
+        if (res < 0) {
+            goto error;
+        }
+        PUSH(Py_NewRef((res ^ oparg) ? Py_True : Py_False));
+        DISPATCH();
+    }
+
+    TARGET(IMPORT_NAME) {
+        PyObject *name = GETITEM(names, oparg);
+        PyObject *fromlist = POP();
+        PyObject *level = TOP();
+        PyObject *res = import_name(tstate, frame, name, fromlist, level);
+        Py_DECREF(level);
+        Py_DECREF(fromlist);
+        SET_TOP(res);
+        if (res == NULL) {
+            goto error;
+        }
+        DISPATCH();
+    }
+
+    TARGET(IMPORT_FROM) {
+        PyObject *name = GETITEM(names, oparg);
+        PyObject *res = import_from(tstate, TOP(), name);
+        PUSH(res);
+        if (res == NULL) {
+            goto error;
+        }
+        DISPATCH();
+    }
+
+    TARGET(JUMP) {
+        JUMP_CHECKED(oparg);
+        DISPATCH();
+    }
+
+    TARGET(JUMP_NO_INTERRUPT) {
+        /* the `yield from` / `await` loop: interrupts belong to the innermost generator */
+        JUMPTO(oparg);
+        DISPATCH();
+    }
+
+    TARGET(POP_JUMP_IF_FALSE) {
+        PyObject *cond = POP();
+        int truth;
+        if (Py_IsTrue(cond)) {
+            truth = 1;
+            Py_DECREF(cond);
+        }
+        else if (Py_IsFalse(cond)) {
+            truth = 0;
+            Py_DECREF(cond);
+        }
+        else {
+            truth = PyObject_IsTrue(cond);
+            Py_DECREF(cond);
+            if (truth < 0) {
+                goto error;
+            }
+        }
+        if (!truth) {
+            JUMP_CHECKED(oparg);
+        }
+        DISPATCH();
+    }
+
+    TARGET(POP_JUMP_IF_TRUE) {
+        PyObject *cond = POP();
+        int truth;
+        if (Py_IsTrue(cond)) {
+            truth = 1;
+            Py_DECREF(cond);
+        }
+        else if (Py_IsFalse(cond)) {
+            truth = 0;
+            Py_DECREF(cond);
+        }
+        else {
+            truth = PyObject_IsTrue(cond);
+            Py_DECREF(cond);
+            if (truth < 0) {
+                goto error;
+            }
+        }
+        if (truth) {
+            JUMP_CHECKED(oparg);
+        }
+        DISPATCH();
+    }
+
+    TARGET(POP_JUMP_IF_NONE) {
+        PyObject *value = POP();
+        int is_none = Py_IsNone(value);
+        Py_DECREF(value);
+        if (is_none) {
+            JUMP_CHECKED(oparg);
+        }
+        DISPATCH();
+    }
+
+    TARGET(POP_JUMP_IF_NOT_NONE) {
+        PyObject *value = POP();
+        int is_none = Py_IsNone(value);
+        Py_DECREF(value);
+        if (!is_none) {
+            JUMP_CHECKED(oparg);
+        }
+        DISPATCH();
+    }
+
+    TARGET(JUMP_IF_FALSE_OR_POP) {
+        PyObject *cond = TOP();
+        int truth = PyObject_IsTrue(cond);
+        if (truth < 0) {
+            goto error;
+        }
+        if (truth) {
+            STACK_SHRINK(1);
+            Py_DECREF(cond);
+        }
+        else {
+            JUMPTO(oparg);
+        }
+        DISPATCH();
+    }
+
+    TARGET(JUMP_IF_TRUE_OR_POP) {
+        PyObject *cond = TOP();
+        int truth = PyObject_IsTrue(cond);
+        if (truth < 0) {
+            goto error;
+        }
+        if (truth) {
+            JUMPTO(oparg);
+        }
+        else {
+            STACK_SHRINK(1);
+            Py_DECREF(cond);
+        }
+        DISPATCH();
+    }
+
+    TARGET(RERAISE) {
+        if (oparg) {
+            PyObject *lasti = PEEK(oparg + 1);
+            if (!PyLong_Check(lasti)) {
+                _PyErr_SetString(tstate, PyExc_SystemError, "lasti is not an int");
+                goto error;
+            }
+            frame->prev_instr = cpy_base + PyLong_AsLong(lasti);
+        }
+        PyObject *val = POP();
+        PyObject *exc = Py_NewRef(PyExceptionInstance_Class(val));
+        _PyErr_Restore(tstate, exc, val, PyException_GetTraceback(val));
+        goto exception_unwind;
+    }
+
+    TARGET(RAISE_VARARGS) {
+        PyObject *cause = NULL, *exc = NULL;
+        switch (oparg) {
+        case 2:
+            cause = POP();
+            /* fall through */
+        case 1:
+            exc = POP();
+            /* fall through */
+        case 0:
+            if (do_raise(tstate, exc, cause)) {
+                goto exception_unwind;
+            }
+            break;
+        default:
+            _PyErr_SetString(tstate, PyExc_SystemError, "bad RAISE_VARARGS oparg");
+            break;
+        }
+        goto error;
+    }
+
+    TARGET(MAKE_FUNCTION) {
+        PyObject *codeobj = POP();
+        PyFunctionObject *func = (PyFunctionObject *)PyFunction_New(codeobj, GLOBALS());
+        Py_DECREF(codeobj);
+        if (func == NULL) {
+            goto error;
+        }
+        if (oparg & 0x08) {
+            func->func_closure = POP();
+        }
+        if (oparg & 0x04) {
+            func->func_annotations = POP();
+        }
+        if (oparg & 0x02) {
+            func->func_kwdefaults = POP();
+        }
+        if (oparg & 0x01) {
+            func->func_defaults = POP();
+        }
+        PUSH((PyObject *)func);
+        DISPATCH();
+    }
+
+    TARGET(BUILD_SLICE) {
+        PyObject *step = oparg == 3 ? POP() : NULL;
+        PyObject *stop = POP();
+        PyObject *start = TOP();
+        PyObject *slice = PySlice_New(start, stop, step);
+        Py_DECREF(start);
+        Py_DECREF(stop);
+        Py_XDECREF(step);
+        SET_TOP(slice);
+        if (slice == NULL) {
+            goto error;
+        }
+        DISPATCH();
+    }
+
+    TARGET(FORMAT_VALUE) {
+        int which_conversion = oparg & FVC_MASK;
+        int have_fmt_spec = (oparg & FVS_MASK) == FVS_HAVE_SPEC;
+        PyObject *fmt_spec = have_fmt_spec ? POP() : NULL;
+        PyObject *value = POP();
+        PyObject *(*conv_fn)(PyObject *);
+        switch (which_conversion) {
+        case FVC_NONE:  conv_fn = NULL; break;
+        case FVC_STR:   conv_fn = PyObject_Str; break;
+        case FVC_REPR:  conv_fn = PyObject_Repr; break;
+        case FVC_ASCII: conv_fn = PyObject_ASCII; break;
+        default:
+            _PyErr_Format(tstate, PyExc_SystemError, "unexpected conversion flag %d",
+                          which_conversion);
+            Py_DECREF(value);
+            Py_XDECREF(fmt_spec);
+            goto error;
+        }
+        if (conv_fn != NULL) {
+            PyObject *converted = conv_fn(value);
+            Py_DECREF(value);
+            if (converted == NULL) {
+                Py_XDECREF(fmt_spec);
+                goto error;
+            }
+            value = converted;
+        }
+        PyObject *result;
+        if (PyUnicode_CheckExact(value) && fmt_spec == NULL) {
+            result = value;
+        }
+        else {
+            result = PyObject_Format(value, fmt_spec);
+            Py_DECREF(value);
+            Py_XDECREF(fmt_spec);
+            if (result == NULL) {
+                goto error;
+            }
+        }
+        PUSH(result);
+        DISPATCH();
+    }
+
+    TARGET(KW_NAMES) {
+        kwnames = GETITEM(consts, oparg);
+        DISPATCH();
+    }
+
+    TARGET(CALL) {
+        /* stack: NULL, callable, args...  or  method, self, args... */
+        PyObject **base = stack_pointer - oparg - 2;
+        if (base[0] == NULL && Py_TYPE(base[1]) == &PyMethod_Type) {
+            PyObject *bound = base[1];
+            base[0] = Py_NewRef(((PyMethodObject *)bound)->im_func);
+            base[1] = Py_NewRef(((PyMethodObject *)bound)->im_self);
+            Py_DECREF(bound);
+        }
+        int is_meth = base[0] != NULL;
+        PyObject *function = is_meth ? base[0] : base[1];
+        PyObject **args = base + 2 - is_meth;
+        int total_args = oparg + is_meth;
+        int nkw = kwnames == NULL ? 0 : (int)PyTuple_GET_SIZE(kwnames);
+        int positional_args = total_args - nkw;
+        SKIP_CACHE(pa_cache_call);
+
+        if (Py_TYPE(function) == &PyFunction_Type && kwnames == NULL
+                && !cframe.use_tracing) {
+            PyFunctionObject *func = (PyFunctionObject *)function;
+            PyCodeObject *code = (PyCodeObject *)func->func_code;
+            pa_unit *callee = pa_get_or_compile(code);
+            if (callee != NULL && callee->reject_reason == 0
+                    && can_inline(func, code, total_args)) {
+                size_t size = code->co_nlocalsplus + code->co_stacksize + FRAME_SPECIALS_SIZE;
+                _PyInterpreterFrame *new_frame = pa_push_frame(tstate, size);
+                if (new_frame == NULL) {
+                    goto error;
+                }
+                /* the frame takes the function reference held by the stack */
+                _PyFrame_InitializeSpecials(new_frame, func, NULL, code->co_nlocalsplus);
+                for (int i = 0; i < total_args; i++) {
+                    new_frame->localsplus[i] = args[i];
+                }
+                for (int i = total_args; i < code->co_argcount; i++) {
+                    Py_ssize_t ndefaults = PyTuple_GET_SIZE(func->func_defaults);
+                    PyObject *def = PyTuple_GET_ITEM(func->func_defaults,
+                                                     i - (code->co_argcount - ndefaults));
+                    new_frame->localsplus[i] = Py_NewRef(def);
+                }
+                for (int i = Py_MAX(total_args, code->co_argcount); i < code->co_nlocalsplus; i++) {
+                    new_frame->localsplus[i] = NULL;
+                }
+                stack_pointer = base;
+                _PyFrame_SetStackPointer(frame, stack_pointer);
+                frame->prev_instr = cpy_base + to_cpy[this_instr - code_base]
+                                    + PA_CPY_CALL_LAST_CACHE;
+                new_frame->previous = frame;
+                frame = cframe.current_frame = new_frame;
+                pa_stats.inlined_calls++;
+                goto start_frame;
+            }
+        }
+        PyObject *res = PyObject_Vectorcall(function, args,
+                                            positional_args | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                            kwnames);
+        kwnames = NULL;
+        Py_DECREF(function);
+        for (int i = 0; i < total_args; i++) {
+            Py_DECREF(args[i]);
+        }
+        stack_pointer = base;
+        PUSH(res);
+        if (res == NULL) {
+            goto error;
+        }
+        CHECK_EVAL_BREAKER();
+        DISPATCH();
+    }
+
+    TARGET(CALL_FUNCTION_EX) {
+        PyObject *func, *callargs, *kwargs = NULL, *result;
+        if (oparg & 0x01) {
+            kwargs = POP();
+            if (!PyDict_CheckExact(kwargs)) {
+                PyObject *d = PyDict_New();
+                if (d == NULL) {
+                    goto error;
+                }
+                if (_PyDict_MergeEx(d, kwargs, 2) < 0) {
+                    Py_DECREF(d);
+                    format_kwargs_error(tstate, SECOND(), kwargs);
+                    Py_DECREF(kwargs);
+                    goto error;
+                }
+                Py_DECREF(kwargs);
+                kwargs = d;
+            }
+        }
+        callargs = POP();
+        func = TOP();
+        if (!PyTuple_CheckExact(callargs)) {
+            if (check_args_iterable(tstate, func, callargs) < 0) {
+                Py_DECREF(callargs);
+                Py_XDECREF(kwargs);
+                goto error;
+            }
+            Py_SETREF(callargs, PySequence_Tuple(callargs));
+            if (callargs == NULL) {
+                Py_XDECREF(kwargs);
+                goto error;
+            }
+        }
+        result = PyObject_Call(func, callargs, kwargs);
+        Py_DECREF(func);
+        Py_DECREF(callargs);
+        Py_XDECREF(kwargs);
+        STACK_SHRINK(1);
+        SET_TOP(result);    /* replaces the NULL below the callable */
+        if (result == NULL) {
+            goto error;
+        }
+        CHECK_EVAL_BREAKER();
+        DISPATCH();
+    }
+
+    default:
+        goto unknown_opcode;
+    } /* end of instructions */
+
+unknown_opcode:
+    _PyErr_Format(tstate, PyExc_SystemError, "pyadapt: unknown opcode %d", opcode);
+    goto error;
+
+unbound_local_error:
+    format_exc_check_arg(tstate, PyExc_UnboundLocalError, UNBOUNDLOCAL_ERROR_MSG,
+                         PyTuple_GetItem(frame->f_code->co_localsplusnames, oparg));
+    goto error;
+
+error:
+    kwnames = NULL;
+    if (!_PyErr_Occurred(tstate)) {
+        _PyErr_SetString(tstate, PyExc_SystemError, "error return without exception set");
+    }
+    if (!_PyFrame_IsIncomplete(frame)) {
+        PyFrameObject *f = pa_frame_object(tstate, frame);
+        if (f != NULL) {
+            PyTraceBack_Here(f);
+        }
+    }
+
+exception_unwind: {
+        int index = (int)(this_instr - code_base);
+        pa_exc_entry *handler = NULL;
+        for (int i = 0; i < unit->nexc; i++) {
+            pa_exc_entry *e = &unit->exc[i];
+            if (e->start > index) {
+                break;
+            }
+            if (index < e->end) {
+                handler = e;
+                break;
+            }
+        }
+        if (handler == NULL) {
+            PyObject **stackbase = _PyFrame_Stackbase(frame);
+            while (stack_pointer > stackbase) {
+                PyObject *o = POP();
+                Py_XDECREF(o);
+            }
+            _PyFrame_SetStackPointer(frame, stack_pointer);
+            goto exit_unwind;
+        }
+        PyObject **new_top = _PyFrame_Stackbase(frame) + handler->depth;
+        while (stack_pointer > new_top) {
+            PyObject *v = POP();
+            Py_XDECREF(v);
+        }
+        if (handler->lasti) {
+            PyObject *lasti = PyLong_FromLong(_PyInterpreterFrame_LASTI(frame));
+            if (lasti == NULL) {
+                goto exception_unwind;
+            }
+            PUSH(lasti);
+        }
+        PyObject *exc, *val, *tb;
+        _PyErr_Fetch(tstate, &exc, &val, &tb);
+        _PyErr_NormalizeException(tstate, &exc, &val, &tb);
+        PyException_SetTraceback(val, tb != NULL ? tb : Py_None);
+        Py_XDECREF(tb);
+        Py_XDECREF(exc);
+        PUSH(val);
+        JUMPTO(handler->handler);
+        DISPATCH();
+    }
+
+exit_unwind:
+    _Py_LeaveRecursiveCallTstate(tstate);
+    if (frame->is_entry) {
+        tstate->cframe = cframe.previous;
+        tstate->cframe->use_tracing = cframe.use_tracing;
+        pa_stats.instructions += ninstr;
+        return NULL;
+    }
+    {
+        _PyInterpreterFrame *dying = frame;
+        frame = cframe.current_frame = dying->previous;
+        pa_clear_and_pop_frame(tstate, dying);
+    }
+
+resume_with_error:
+    LOAD_FRAME_STATE();
+    this_instr = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame)];
+    goto error;
+}

@@ -1,0 +1,173 @@
+/* pa_frame311.c -- the frame seam for CPython 3.11.
+ *
+ * pyadapt's loop evaluates CPython's own _PyInterpreterFrame structures, on the thread's
+ * own frame stack, so that everything that inspects frames (tracebacks, sys._getframe,
+ * generators, the GC) keeps working.  libpython 3.11 does not export the functions that
+ * push, clear and pop those frames (_PyThreadState_BumpFramePointerSlow, _PyFrame_Clear,
+ * _PyThreadState_PopFrame, _PyFrame_MakeAndSetFrameObject), so this file provides
+ * equivalents written against the 3.11 data structures and exported API only.
+ */
+#include "pa_internal.h"
+
+/* Sizes CPython 3.11 uses for its data-stack chunks (Python/pystate.c). */
+#define PA_DATA_STACK_CHUNK_SIZE (16 * 1024)
+#define PA_MINIMUM_OVERHEAD 1000
+
+/* Chunks must come from the arena allocator: CPython frees them with
+ * _PyObject_VirtualFree, i.e. the same allocator, when it pops a frame itself. */
+static void *
+arena_alloc(size_t size)
+{
+    PyObjectArenaAllocator arena;
+    PyObject_GetArenaAllocator(&arena);
+    return arena.alloc(arena.ctx, size);
+}
+
+static void
+arena_free(void *ptr, size_t size)
+{
+    PyObjectArenaAllocator arena;
+    PyObject_GetArenaAllocator(&arena);
+    arena.free(arena.ctx, ptr, size);
+}
+
+static _PyInterpreterFrame *
+push_chunk(PyThreadState *tstate, size_t size)
+{
+    size_t alloc = PA_DATA_STACK_CHUNK_SIZE;
+    while (alloc < sizeof(PyObject *) * (size + PA_MINIMUM_OVERHEAD)) {
+        alloc *= 2;
+    }
+    _PyStackChunk *chunk = arena_alloc(alloc);
+    if (chunk == NULL) {
+        return NULL;
+    }
+    chunk->previous = tstate->datastack_chunk;
+    chunk->size = alloc;
+    chunk->top = 0;
+    if (tstate->datastack_chunk != NULL) {
+        tstate->datastack_chunk->top =
+            tstate->datastack_top - &tstate->datastack_chunk->data[0];
+    }
+    tstate->datastack_chunk = chunk;
+    tstate->datastack_limit = (PyObject **)((char *)chunk + alloc);
+    /* A root chunk is never popped: skip its first slot, as CPython does, so that popping
+     * the first frame never frees it. */
+    PyObject **base = &chunk->data[chunk->previous == NULL];
+    tstate->datastack_top = base + size;
+    return (_PyInterpreterFrame *)base;
+}
+
+_PyInterpreterFrame *
+pa_push_frame(PyThreadState *tstate, size_t size)
+{
+    if (_PyThreadState_HasStackSpace(tstate, size)) {
+        _PyInterpreterFrame *res = (_PyInterpreterFrame *)tstate->datastack_top;
+        tstate->datastack_top += size;
+        return res;
+    }
+    _PyInterpreterFrame *res = push_chunk(tstate, size);
+    if (res == NULL) {
+        PyErr_NoMemory();
+    }
+    return res;
+}
+
+static void
+pop_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
+{
+    PyObject **base = (PyObject **)frame;
+    _PyStackChunk *chunk = tstate->datastack_chunk;
+    if (base == &chunk->data[0]) {
+        _PyStackChunk *previous = chunk->previous;
+        PA_ASSERT(previous != NULL);
+        tstate->datastack_top = &previous->data[previous->top];
+        tstate->datastack_chunk = previous;
+        tstate->datastack_limit = (PyObject **)((char *)previous + previous->size);
+        arena_free(chunk, chunk->size);
+    }
+    else {
+        tstate->datastack_top = base;
+    }
+}
+
+PyFrameObject *
+pa_frame_object(PyThreadState *tstate, _PyInterpreterFrame *frame)
+{
+    if (frame->frame_obj != NULL) {
+        return frame->frame_obj;
+    }
+    /* PyEval_GetFrame() is the exported way to materialize a frame object; it works on
+     * the thread's current frame, so point that at `frame` for the duration. */
+    _PyInterpreterFrame *saved = tstate->cframe->current_frame;
+    tstate->cframe->current_frame = frame;
+    PyFrameObject *f = PyEval_GetFrame();
+    tstate->cframe->current_frame = saved;
+    if (f == NULL && !PyErr_Occurred()) {
+        PyErr_NoMemory();
+    }
+    return f;
+}
+
+/* The frame dies while its frame object lives on (a traceback or a saved sys._getframe()
+ * holds it): move the frame's data into the frame object, as CPython does. */
+static void
+frame_object_takes_ownership(PyThreadState *tstate, PyFrameObject *f,
+                             _PyInterpreterFrame *frame)
+{
+    Py_ssize_t size = (char *)&frame->localsplus[frame->stacktop] - (char *)frame;
+    memcpy((_PyInterpreterFrame *)f->_f_frame_data, frame, size);
+    frame = (_PyInterpreterFrame *)f->_f_frame_data;
+    f->f_frame = frame;
+    frame->owner = FRAME_OWNED_BY_FRAME_OBJECT;
+    if (_PyFrame_IsIncomplete(frame)) {
+        /* Dead before its first RESUME: pretend that RESUME ran. */
+        PyCodeObject *code = frame->f_code;
+        frame->prev_instr = _PyCode_CODE(code) + code->_co_firsttraceable;
+    }
+    _PyInterpreterFrame *prev = frame->previous;
+    while (prev != NULL && _PyFrame_IsIncomplete(prev)) {
+        prev = prev->previous;
+    }
+    if (prev != NULL) {
+        PyFrameObject *back = pa_frame_object(tstate, prev);
+        if (back == NULL) {
+            PyErr_Clear();   /* as CPython: nothing to do about a memory error here */
+        }
+        else {
+            Py_INCREF(back);
+            f->f_back = back;
+        }
+        frame->previous = NULL;
+    }
+    if (!PyObject_GC_IsTracked((PyObject *)f)) {
+        PyObject_GC_Track((PyObject *)f);
+    }
+}
+
+void
+pa_clear_and_pop_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
+{
+    PA_ASSERT(frame->owner == FRAME_OWNED_BY_THREAD);
+    PA_ASSERT(tstate->cframe->current_frame != frame);
+    tstate->recursion_remaining--;
+    if (frame->frame_obj != NULL) {
+        PyFrameObject *f = frame->frame_obj;
+        frame->frame_obj = NULL;
+        if (Py_REFCNT(f) > 1) {
+            frame_object_takes_ownership(tstate, f, frame);
+            Py_DECREF(f);
+            goto done;
+        }
+        Py_DECREF(f);
+    }
+    for (int i = 0; i < frame->stacktop; i++) {
+        Py_XDECREF(frame->localsplus[i]);
+    }
+    Py_XDECREF(frame->f_locals);
+    Py_DECREF(frame->f_func);
+    Py_DECREF(frame->f_code);
+done:
+    tstate->recursion_remaining++;
+    pop_frame(tstate, frame);
+}

@@ -1,0 +1,395 @@
+/* pa_hook.c -- the PEP 523 frame-evaluation hook, compiled units on code objects, and the
+ * builtins the C core adds to its own module.
+ *
+ * Boundary rule (see docs/architecture.md): data crosses through cffi (pa_cdef.h); Python
+ * objects cross only through the builtins registered here with PyModule_AddFunctions,
+ * which run with the GIL held like any builtin.
+ */
+#include "pa_internal.h"
+#include "pa_caches.h"
+
+/* ---- the instruction metadata table, expanded from pa_opcodes.h ---- */
+
+const pa_opinfo pa_opinfo_table[256] = {
+#define PA_OP0(NAME, FLAGS) [PA_##NAME] = {#NAME, 0, (FLAGS), NULL},
+#define PA_OPC(NAME, CACHE, FLAGS) \
+    [PA_##NAME] = {#NAME, PA_CACHE_UNITS(CACHE), (FLAGS), #CACHE},
+    PA_OPCODE_LIST
+#undef PA_OP0
+#undef PA_OPC
+};
+const int pa_num_opcodes = PA_OPCODE_COUNT;
+
+const char *const pa_fallback_names[PA_NUM_FALLBACKS] = {
+    [PA_FB_NONE] = "none",
+    [PA_FB_TRACING] = "tracing",
+    [PA_FB_COMPILE_FAILED] = "compile_failed",
+    [PA_FB_GENERATOR_CREATION] = "generator_creation",
+    [PA_FB_UNSUPPORTED] = "unsupported",
+};
+
+pa_stats_t pa_stats;
+
+void
+pa_count_fallback(int reason)
+{
+    pa_stats.fallbacks[reason]++;
+}
+
+/* ---- units ---- */
+
+pa_unit *
+pa_unit_new(int ncode, int ncpy, int nexc)
+{
+    if (ncode < 0 || ncpy < 0 || nexc < 0) {
+        return NULL;
+    }
+    pa_unit *u = calloc(1, sizeof(pa_unit));
+    if (u == NULL) {
+        return NULL;
+    }
+    u->code = calloc((size_t)ncode + 1, sizeof(uint32_t));
+    u->to_cpy = calloc((size_t)ncode + 1, sizeof(uint32_t));
+    u->from_cpy = calloc((size_t)ncpy + 2, sizeof(uint32_t));
+    u->exc = calloc((size_t)nexc + 1, sizeof(pa_exc_entry));
+    if (!u->code || !u->to_cpy || !u->from_cpy || !u->exc) {
+        pa_unit_free(u);
+        return NULL;
+    }
+    u->ncode = ncode;
+    u->ncpy = ncpy;
+    u->nexc = nexc;
+    return u;
+}
+
+void
+pa_unit_free(pa_unit *u)
+{
+    if (u == NULL) {
+        return;
+    }
+    free(u->code);
+    free(u->to_cpy);
+    free(u->from_cpy);
+    free(u->exc);
+    free(u);
+}
+
+static void
+free_unit_extra(void *ptr)
+{
+    pa_unit_free((pa_unit *)ptr);
+}
+
+static Py_ssize_t pa_extra_index = -1;
+
+/* Layout of co_extra in 3.11 (Objects/codeobject.c keeps the typedef private): read
+ * directly, because the hook looks a unit up on every frame it sees. */
+typedef struct {
+    Py_ssize_t ce_size;
+    void *ce_extras[1];
+} pa_code_extra;
+
+pa_unit *
+pa_unit_for_code(PyCodeObject *co)
+{
+    pa_code_extra *extra = (pa_code_extra *)co->co_extra;
+    if (extra == NULL || pa_extra_index >= extra->ce_size) {
+        return NULL;
+    }
+    return (pa_unit *)extra->ce_extras[pa_extra_index];
+}
+
+static int
+attach_unit(PyCodeObject *co, pa_unit *u)
+{
+    if (_PyCode_SetExtra((PyObject *)co, pa_extra_index, u) < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- thread state of the hook ---- */
+
+static _Thread_local int tls_depth;      /* > 0: this thread runs inside pyadapt's extent */
+static _Thread_local int tls_compiling;  /* the compiler is running: its frames stay native */
+static int global_enabled;               /* python -m pyadapt / PYADAPT=1 / enable() */
+static int active_runs;                  /* run() extents alive, all threads */
+static int have_jit;                     /* a @jit function exists: the hook stays */
+int pa_hook_installed;
+
+static PyObject *compile_callback;       /* pyadapt._compiler.compile_for_hook */
+
+static PyObject *pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame,
+                               int throwflag);
+
+static void
+install_hook(void)
+{
+    if (!pa_hook_installed) {
+        _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), pa_eval_frame);
+        pa_hook_installed = 1;
+    }
+}
+
+static void
+maybe_uninstall_hook(void)
+{
+    /* A hook costs every call (CPython stops inlining Python calls while one is set):
+     * keep it only while something needs it. */
+    if (pa_hook_installed && !global_enabled && active_runs == 0 && !have_jit) {
+        _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(),
+                                             _PyEval_EvalFrameDefault);
+        pa_hook_installed = 0;
+    }
+}
+
+/* Compile `co` on first sight.  Never leaves an exception set: a code object the compiler
+ * rejects gets a unit carrying the reason, so that it is not tried again. */
+pa_unit *
+pa_get_or_compile(PyCodeObject *co)
+{
+    pa_unit *u = pa_unit_for_code(co);
+    if (u != NULL) {
+        return u;
+    }
+    if (compile_callback == NULL || tls_compiling) {
+        return NULL;
+    }
+    PyObject *et, *ev, *etb;
+    PyErr_Fetch(&et, &ev, &etb);   /* the hook may be entered with an exception set (throw) */
+    tls_compiling++;
+    PyObject *res = PyObject_CallOneArg(compile_callback, (PyObject *)co);
+    tls_compiling--;
+    pa_unit *made = NULL;
+    if (res != NULL) {
+        made = (pa_unit *)PyLong_AsVoidPtr(res);
+        Py_DECREF(res);
+    }
+    if (PyErr_Occurred()) {
+        PyErr_WriteUnraisable((PyObject *)co);
+        made = NULL;
+    }
+    if (made == NULL) {
+        made = pa_unit_new(0, 0, 0);
+        if (made == NULL) {
+            PyErr_Restore(et, ev, etb);
+            return NULL;
+        }
+        made->reject_reason = PA_FB_COMPILE_FAILED;
+    }
+    else {
+        pa_stats.compiled++;
+    }
+    /* Another thread may have attached a unit while the compiler ran (cffi drops the GIL). */
+    u = pa_unit_for_code(co);
+    if (u != NULL) {
+        pa_unit_free(made);
+    }
+    else if (attach_unit(co, made) == 0) {
+        u = made;
+    }
+    else {
+        pa_unit_free(made);
+    }
+    PyErr_Restore(et, ev, etb);
+    return u;
+}
+
+static PyObject *
+pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
+{
+    PyCodeObject *co = frame->f_code;
+    pa_unit *u = pa_unit_for_code(co);
+    int wanted = tls_depth > 0 || global_enabled || (u != NULL && (u->flags & PA_UNIT_JIT));
+    if (!wanted || tls_compiling) {
+        return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
+    }
+    if (tstate->c_tracefunc != NULL || tstate->c_profilefunc != NULL) {
+        /* Debuggers, coverage and profilers get CPython's loop and its events. */
+        pa_count_fallback(PA_FB_TRACING);
+        return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
+    }
+    if ((co->co_flags & (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR))
+            && frame->owner != FRAME_OWNED_BY_GENERATOR) {
+        /* A call of a generator function only creates the generator; CPython's loop does
+         * that (_Py_MakeCoro is not exported).  The body runs here when resumed. */
+        pa_count_fallback(PA_FB_GENERATOR_CREATION);
+        return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
+    }
+    if (u == NULL) {
+        u = pa_get_or_compile(co);
+    }
+    if (u == NULL || u->reject_reason != 0) {
+        pa_count_fallback(u == NULL ? PA_FB_UNSUPPORTED : u->reject_reason);
+        return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
+    }
+    tls_depth++;
+    PyObject *res = pa_execute(tstate, frame, throwflag);
+    tls_depth--;
+    return res;
+}
+
+/* ---- builtins on the module ---- */
+
+static PyObject *
+mod_run(PyObject *self, PyObject *const *args, Py_ssize_t nargsf, PyObject *kwnames)
+{
+    (void)self;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs < 1) {
+        PyErr_SetString(PyExc_TypeError,
+                        "pyadapt.run() missing required argument: the function to call");
+        return NULL;
+    }
+    PyObject *func = args[0];
+    if (!PyCallable_Check(func)) {
+        PyErr_Format(PyExc_TypeError,
+                     "pyadapt.run() expects a callable (a Python function, method or other "
+                     "callable object) as its first argument, not %.200s",
+                     Py_TYPE(func)->tp_name);
+        return NULL;
+    }
+    tls_depth++;
+    active_runs++;
+    install_hook();
+    PyObject *res = PyObject_Vectorcall(func, args + 1, nargs - 1, kwnames);
+    active_runs--;
+    tls_depth--;
+    maybe_uninstall_hook();
+    return res;
+}
+
+static PyObject *
+mod_enable(PyObject *self, PyObject *unused)
+{
+    (void)self; (void)unused;
+    global_enabled = 1;
+    install_hook();
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+mod_disable(PyObject *self, PyObject *unused)
+{
+    (void)self; (void)unused;
+    global_enabled = 0;
+    maybe_uninstall_hook();
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+mod_is_enabled(PyObject *self, PyObject *unused)
+{
+    (void)self; (void)unused;
+    return PyBool_FromLong(global_enabled);
+}
+
+static PyObject *
+mod_hook_installed(PyObject *self, PyObject *unused)
+{
+    (void)self; (void)unused;
+    return PyBool_FromLong(pa_hook_installed);
+}
+
+static PyObject *
+mod_unit_address(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    if (!PyCode_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "expected a code object, not %.200s",
+                     Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    return PyLong_FromVoidPtr(pa_unit_for_code((PyCodeObject *)arg));
+}
+
+static PyObject *
+mod_compile(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    if (!PyCode_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "expected a code object, not %.200s",
+                     Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    return PyLong_FromVoidPtr(pa_get_or_compile((PyCodeObject *)arg));
+}
+
+static PyObject *
+mod_mark_jit(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    if (!PyCode_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "expected a code object, not %.200s",
+                     Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    pa_unit *u = pa_get_or_compile((PyCodeObject *)arg);
+    if (u == NULL) {
+        return PyErr_NoMemory();
+    }
+    u->flags |= PA_UNIT_JIT;
+    have_jit = 1;
+    install_hook();
+    return PyLong_FromVoidPtr(u);
+}
+
+static PyObject *
+mod_set_runtime(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "_set_runtime() takes 5 arguments");
+        return NULL;
+    }
+    Py_XSETREF(compile_callback, Py_NewRef(args[0]));
+    Py_XSETREF(pa_rt_prep_reraise_star, Py_NewRef(args[1]));
+    Py_XSETREF(pa_rt_match_class, Py_NewRef(args[2]));
+    Py_XSETREF(pa_rt_match_keys, Py_NewRef(args[3]));
+    Py_XSETREF(pa_rt_exception_group_match, Py_NewRef(args[4]));
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef pa_module_methods[] = {
+    {"run", (PyCFunction)(void (*)(void))mod_run, METH_FASTCALL | METH_KEYWORDS,
+     "run(func, /, *args, **kwargs): call func with pyadapt evaluating every Python frame"},
+    {"enable", mod_enable, METH_NOARGS, "run every Python frame of the process under pyadapt"},
+    {"disable", mod_disable, METH_NOARGS, "stop running the whole process under pyadapt"},
+    {"is_enabled", mod_is_enabled, METH_NOARGS, "whether enable() is in force"},
+    {"hook_installed", mod_hook_installed, METH_NOARGS, "whether the frame hook is set"},
+    {"unit_address", mod_unit_address, METH_O, "address of a code object's unit, or 0"},
+    {"compile", mod_compile, METH_O, "compile a code object (if not yet); its unit's address"},
+    {"mark_jit", mod_mark_jit, METH_O, "compile a code object and always run it under pyadapt"},
+    {"_set_runtime", (PyCFunction)(void (*)(void))mod_set_runtime, METH_FASTCALL,
+     "register the compiler and the runtime helpers"},
+    {NULL, NULL, 0, NULL},
+};
+
+/* Called once through cffi at import: registers the builtins on this very module. */
+int
+pa_core_init(void)
+{
+    PyGILState_STATE gil = PyGILState_Ensure();
+    int rc = -1;
+    if (pa_extra_index < 0) {
+        pa_extra_index = _PyEval_RequestCodeExtraIndex(free_unit_extra);
+        if (pa_extra_index < 0) {
+            goto done;
+        }
+    }
+    PyObject *mod = PyImport_ImportModule("pyadapt._pyadapt");
+    if (mod == NULL) {
+        PyErr_Clear();
+        goto done;
+    }
+    rc = PyModule_AddFunctions(mod, pa_module_methods);
+    if (rc < 0) {
+        PyErr_Clear();
+    }
+    Py_DECREF(mod);
+done:
+    PyGILState_Release(gil);
+    return rc;
+}

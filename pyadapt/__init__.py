@@ -1,0 +1,125 @@
+"""pyadapt: a specializing adaptive interpreter for stock CPython, as an extension module.
+
+    import pyadapt
+    pyadapt.run(func, *args, **kwargs)   # func and every Python frame it reaches
+    @pyadapt.jit                          # always run this function under pyadapt
+    python -m pyadapt script.py           # a whole program
+
+See docs/architecture.md for how it works.
+"""
+import sys as _sys
+
+SUPPORTED_VERSIONS = ((3, 11),)
+
+if _sys.implementation.name != "cpython" or _sys.version_info[:2] not in SUPPORTED_VERSIONS:
+    raise ImportError(
+        "pyadapt supports CPython "
+        + ", ".join("%d.%d" % v for v in SUPPORTED_VERSIONS)
+        + "; this is %s %d.%d" % (_sys.implementation.name, *_sys.version_info[:2])
+    )
+
+import types as _types
+
+from . import _pyadapt as _core
+from ._pyadapt import ffi as _ffi, lib as _lib
+
+if not hasattr(_core, "run"):
+    if _lib.pa_core_init() != 0:
+        raise ImportError("pyadapt: the C core failed to initialize")
+
+from . import _compiler, _runtime
+
+
+def _check_eg_match(exc_value, match_type):
+    _runtime.check_except_star_type_valid(match_type)
+    return _runtime.exception_group_match(exc_value, match_type)
+
+
+_core._set_runtime(_compiler.compile_for_hook, _runtime.prep_reraise_star,
+                   _runtime.match_class, _runtime.match_keys, _check_eg_match)
+
+__all__ = ["run", "jit", "stats", "reset_stats", "unit_info", "enable", "disable",
+           "is_enabled"]
+
+run = _core.run
+enable = _core.enable
+disable = _core.disable
+is_enabled = _core.is_enabled
+
+
+def _mark_jit(code):
+    _core.mark_jit(code)
+    for const in code.co_consts:
+        if isinstance(const, _types.CodeType):
+            _mark_jit(const)
+
+
+def jit(func=None, /):
+    """Decorator: every call of `func` (and of the functions nested in it) runs under
+    pyadapt, wherever it is called from and wherever its generators are resumed.
+
+    Usable as ``@pyadapt.jit`` and ``@pyadapt.jit()``.  Returns the function itself, so
+    its name, docstring, signature and attributes are unchanged.
+    """
+    if func is None:
+        return jit
+    if not isinstance(func, _types.FunctionType):
+        raise TypeError(
+            "pyadapt.jit() accepts a Python function (def or lambda), not %s"
+            % type(func).__name__
+        )
+    _mark_jit(func.__code__)
+    return func
+
+
+def _stats_struct():
+    return _ffi.addressof(_lib, "pa_stats")
+
+
+def stats():
+    """Counters of pyadapt's loop since start (or the last reset_stats())."""
+    s = _stats_struct()
+    return {
+        "instructions": s.instructions,
+        "frames": s.frames,
+        "inlined_calls": s.inlined_calls,
+        "compiled": s.compiled,
+        "fallbacks": {
+            _ffi.string(_lib.pa_fallback_names[i]).decode(): s.fallbacks[i]
+            for i in range(1, _lib.PA_NUM_FALLBACKS)
+        },
+    }
+
+
+def reset_stats():
+    """Zero the counters of stats()."""
+    s = _stats_struct()
+    _ffi.memmove(s, bytes(_ffi.sizeof("pa_stats_t")), _ffi.sizeof("pa_stats_t"))
+
+
+def _code_of(obj):
+    if isinstance(obj, _types.CodeType):
+        return obj
+    code = getattr(obj, "__code__", None)
+    if isinstance(code, _types.CodeType):
+        return code
+    func = getattr(obj, "__func__", None)
+    if func is not None:
+        return _code_of(func)
+    raise TypeError("expected a function, method or code object, not %s"
+                    % type(obj).__name__)
+
+
+def unit_info(obj):
+    """What pyadapt holds for a function's code object: None if it never saw it."""
+    addr = _core.unit_address(_code_of(obj))
+    if not addr:
+        return None
+    unit = _ffi.cast("pa_unit *", addr)
+    reason = unit.reject_reason
+    return {
+        "entries": unit.entries,
+        "rejected": _ffi.string(_lib.pa_fallback_names[reason]).decode() if reason else None,
+        "jit": bool(unit.flags & _lib.PA_UNIT_JIT),
+        "code_units": unit.ncode,
+    }

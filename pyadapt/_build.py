@@ -1,0 +1,47 @@
+"""cffi (API mode) build of pyadapt's C core: ``pyadapt._pyadapt``.
+
+setuptools runs this through ``cffi_modules`` in setup.py, so ``pip install .`` compiles
+csrc/ with no other build system.  The cdef is the text of csrc/pa_cdef.h and
+csrc/pa_caches.h, the same files the C sources include: one definition of the data that
+crosses the boundary.
+
+Set ``PYADAPT_DEBUG_BUILD=1`` in the environment for a debug build (assertions on,
+-O0 -g).
+"""
+import os
+import sys
+
+from cffi import FFI
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CSRC = os.path.join(os.path.dirname(HERE), "csrc")
+SOURCES = ["pa_eval.c", "pa_hook.c", "pa_frame311.c"]
+
+
+def _read(name):
+    with open(os.path.join(CSRC, name)) as f:
+        return f.read()
+
+
+ffibuilder = FFI()
+ffibuilder.cdef(_read("pa_cdef.h") + _read("pa_caches.h"))
+
+_debug = os.environ.get("PYADAPT_DEBUG_BUILD", "") not in ("", "0")
+_cflags = ["-Wall", "-Wextra", "-std=gnu11", "-fno-strict-aliasing"]
+_macros = []
+if _debug:
+    _cflags += ["-O0", "-g"]
+    _macros.append(("PA_DEBUG", "1"))
+
+ffibuilder.set_source(
+    "pyadapt._pyadapt",
+    '#include <stdint.h>\n#include "pa_cdef.h"\n#include "pa_caches.h"\n',
+    sources=[os.path.relpath(os.path.join(CSRC, s)) for s in SOURCES],
+    include_dirs=[CSRC],
+    define_macros=_macros,
+    extra_compile_args=_cflags,
+    py_limited_api=False,
+)
+
+if __name__ == "__main__":
+    ffibuilder.compile(verbose=True)
