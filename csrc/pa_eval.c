@@ -621,6 +621,9 @@ static binaryfunc binary_ops[] = {
     PyNumber_InPlaceRshift, PyNumber_InPlaceSubtract, PyNumber_InPlaceTrueDivide,
     PyNumber_InPlaceXor,
 };
+#define PA_CO_GENERATOR_FLAGS \
+    (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE)
+
 #define NB_POWER 8
 #define NB_INPLACE_POWER 21
 
@@ -649,28 +652,303 @@ handle_pending(PyThreadState *tstate)
     return 0;
 }
 
-/* Whether a call of `func` with `nargs` positional arguments (and no keywords) can be
- * inlined: the shapes whose binding is a copy plus defaults (no varargs or varkeywords, no
- * keyword-only parameters, no generator creation).  Anything else is called through
- * PyObject_Vectorcall, which re-enters pyadapt through the hook. */
-static int
-can_inline(PyFunctionObject *func, PyCodeObject *code, int nargs)
+/* ---- argument binding for inlined calls (CPython 3.11's initialize_locals) ---- */
+
+/* "a", "a and b", "a, b, and c" -- for the "missing arguments" message. */
+static void
+format_missing(PyThreadState *tstate, const char *kind, PyObject *names, PyObject *qualname)
 {
-    if (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS | CO_GENERATOR | CO_COROUTINE
-                          | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE)) {
-        return 0;
+    Py_ssize_t len = PyList_GET_SIZE(names);
+    PyObject *name_str = NULL;
+    if (len == 1) {
+        name_str = Py_NewRef(PyList_GET_ITEM(names, 0));
     }
-    if (code->co_kwonlyargcount != 0 || nargs > code->co_argcount) {
-        return 0;
+    else if (len == 2) {
+        name_str = PyUnicode_FromFormat("%U and %U", PyList_GET_ITEM(names, 0),
+                                        PyList_GET_ITEM(names, 1));
     }
-    if (nargs < code->co_argcount) {
-        Py_ssize_t ndefaults =
-            func->func_defaults == NULL ? 0 : PyTuple_GET_SIZE(func->func_defaults);
-        if (nargs + ndefaults < code->co_argcount) {
-            return 0;
+    else {
+        PyObject *tail = PyUnicode_FromFormat(", %U, and %U", PyList_GET_ITEM(names, len - 2),
+                                              PyList_GET_ITEM(names, len - 1));
+        PyObject *head = NULL, *sep = NULL, *first = NULL;
+        if (tail != NULL) {
+            first = PyList_GetSlice(names, 0, len - 2);
+            sep = PyUnicode_FromString(", ");
+        }
+        if (first != NULL && sep != NULL) {
+            head = PyUnicode_Join(sep, first);
+        }
+        if (head != NULL) {
+            name_str = PyUnicode_Concat(head, tail);
+        }
+        Py_XDECREF(tail);
+        Py_XDECREF(head);
+        Py_XDECREF(sep);
+        Py_XDECREF(first);
+    }
+    if (name_str == NULL) {
+        return;
+    }
+    _PyErr_Format(tstate, PyExc_TypeError, "%U() missing %i required %s argument%s: %U",
+                  qualname, (int)len, kind, len == 1 ? "" : "s", name_str);
+    Py_DECREF(name_str);
+}
+
+static void
+missing_arguments(PyThreadState *tstate, PyCodeObject *co, Py_ssize_t defcount,
+                  PyObject **localsplus, PyObject *qualname, int positional)
+{
+    Py_ssize_t start = positional ? 0 : co->co_argcount;
+    Py_ssize_t end = positional ? co->co_argcount - defcount
+                                : co->co_argcount + co->co_kwonlyargcount;
+    PyObject *names = PyList_New(0);
+    if (names == NULL) {
+        return;
+    }
+    for (Py_ssize_t i = start; i < end; i++) {
+        if (localsplus[i] == NULL) {
+            PyObject *repr = PyObject_Repr(PyTuple_GET_ITEM(co->co_localsplusnames, i));
+            if (repr == NULL || PyList_Append(names, repr) < 0) {
+                Py_XDECREF(repr);
+                Py_DECREF(names);
+                return;
+            }
+            Py_DECREF(repr);
         }
     }
-    return 1;
+    format_missing(tstate, positional ? "positional" : "keyword-only", names, qualname);
+    Py_DECREF(names);
+}
+
+static void
+too_many_positional(PyThreadState *tstate, PyCodeObject *co, Py_ssize_t given,
+                    PyObject *defaults, PyObject **localsplus, PyObject *qualname)
+{
+    Py_ssize_t argcount = co->co_argcount, kwonly_given = 0;
+    for (Py_ssize_t i = argcount; i < argcount + co->co_kwonlyargcount; i++) {
+        if (localsplus[i] != NULL) {
+            kwonly_given++;
+        }
+    }
+    Py_ssize_t defcount = defaults == NULL ? 0 : PyTuple_GET_SIZE(defaults);
+    int plural;
+    PyObject *sig;
+    if (defcount) {
+        plural = 1;
+        sig = PyUnicode_FromFormat("from %zd to %zd", argcount - defcount, argcount);
+    }
+    else {
+        plural = argcount != 1;
+        sig = PyUnicode_FromFormat("%zd", argcount);
+    }
+    if (sig == NULL) {
+        return;
+    }
+    PyObject *kwonly_sig;
+    if (kwonly_given) {
+        kwonly_sig = PyUnicode_FromFormat(
+            " positional argument%s (and %zd keyword-only argument%s)",
+            given != 1 ? "s" : "", kwonly_given, kwonly_given != 1 ? "s" : "");
+    }
+    else {
+        kwonly_sig = PyUnicode_FromString("");
+    }
+    if (kwonly_sig == NULL) {
+        Py_DECREF(sig);
+        return;
+    }
+    _PyErr_Format(tstate, PyExc_TypeError,
+                  "%U() takes %U positional argument%s but %zd%U %s given",
+                  qualname, sig, plural ? "s" : "", given, kwonly_sig,
+                  given == 1 && !kwonly_given ? "was" : "were");
+    Py_DECREF(sig);
+    Py_DECREF(kwonly_sig);
+}
+
+/* Positional-only parameters passed by keyword into a function without **kwargs. */
+static int
+positional_only_passed_as_keyword(PyThreadState *tstate, PyCodeObject *co,
+                                  PyObject *kwnames, PyObject *qualname)
+{
+    PyObject *conflicts = PyList_New(0);
+    if (conflicts == NULL) {
+        return 1;
+    }
+    for (int k = 0; k < co->co_posonlyargcount; k++) {
+        PyObject *posonly = PyTuple_GET_ITEM(co->co_localsplusnames, k);
+        for (Py_ssize_t k2 = 0; k2 < PyTuple_GET_SIZE(kwnames); k2++) {
+            PyObject *kw = PyTuple_GET_ITEM(kwnames, k2);
+            int eq = kw == posonly ? 1 : PyObject_RichCompareBool(posonly, kw, Py_EQ);
+            if (eq < 0 || (eq > 0 && PyList_Append(conflicts, kw) < 0)) {
+                Py_DECREF(conflicts);
+                return 1;
+            }
+        }
+    }
+    if (PyList_GET_SIZE(conflicts) > 0) {
+        PyObject *sep = PyUnicode_FromString(", ");
+        PyObject *joined = sep ? PyUnicode_Join(sep, conflicts) : NULL;
+        if (joined != NULL) {
+            _PyErr_Format(tstate, PyExc_TypeError,
+                          "%U() got some positional-only arguments passed as keyword "
+                          "arguments: '%U'", qualname, joined);
+        }
+        Py_XDECREF(sep);
+        Py_XDECREF(joined);
+        Py_DECREF(conflicts);
+        return 1;
+    }
+    Py_DECREF(conflicts);
+    return 0;
+}
+
+/* Bind a call's arguments into a new frame's locals, with CPython's semantics and
+ * messages.  Takes over the references of all arguments (args[0:argcount+len(kwnames)]),
+ * whether it succeeds or not; on failure, what it stored in localsplus is released with
+ * the frame. */
+static int
+bind_arguments(PyThreadState *tstate, PyFunctionObject *func, PyObject **localsplus,
+               PyObject **args, Py_ssize_t argcount, PyObject *kwnames)
+{
+    PyCodeObject *co = (PyCodeObject *)func->func_code;
+    Py_ssize_t total_args = co->co_argcount + co->co_kwonlyargcount;
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    PyObject *kwdict = NULL;
+    Py_ssize_t i = 0, j;
+
+    if (co->co_flags & CO_VARKEYWORDS) {
+        kwdict = PyDict_New();
+        if (kwdict == NULL) {
+            for (j = 0; j < argcount + nkw; j++) {
+                Py_DECREF(args[j]);
+            }
+            return -1;
+        }
+        localsplus[total_args + ((co->co_flags & CO_VARARGS) != 0)] = kwdict;
+    }
+    Py_ssize_t n = Py_MIN(argcount, (Py_ssize_t)co->co_argcount);
+    for (j = 0; j < n; j++) {
+        localsplus[j] = args[j];
+    }
+    if (co->co_flags & CO_VARARGS) {
+        PyObject *rest = PyTuple_New(argcount - n);
+        if (rest == NULL) {
+            for (j = n; j < argcount + nkw; j++) {
+                Py_DECREF(args[j]);
+            }
+            return -1;
+        }
+        for (j = n; j < argcount; j++) {
+            PyTuple_SET_ITEM(rest, j - n, args[j]);
+        }
+        localsplus[total_args] = rest;
+    }
+    else {
+        for (j = n; j < argcount; j++) {
+            Py_DECREF(args[j]);   /* too many: reported below, after the keywords */
+        }
+    }
+
+    PyObject **varnames = _PyTuple_ITEMS(co->co_localsplusnames);
+    for (i = 0; i < nkw; i++) {
+        PyObject *keyword = PyTuple_GET_ITEM(kwnames, i);
+        PyObject *value = args[argcount + i];
+        if (keyword == NULL || !PyUnicode_Check(keyword)) {
+            _PyErr_Format(tstate, PyExc_TypeError, "%U() keywords must be strings",
+                          func->func_qualname);
+            goto kw_fail;
+        }
+        for (j = co->co_posonlyargcount; j < total_args; j++) {
+            if (varnames[j] == keyword) {
+                goto kw_found;
+            }
+        }
+        for (j = co->co_posonlyargcount; j < total_args; j++) {
+            int eq = PyObject_RichCompareBool(keyword, varnames[j], Py_EQ);
+            if (eq > 0) {
+                goto kw_found;
+            }
+            if (eq < 0) {
+                goto kw_fail;
+            }
+        }
+        if (kwdict == NULL) {
+            if (co->co_posonlyargcount
+                    && positional_only_passed_as_keyword(tstate, co, kwnames,
+                                                         func->func_qualname)) {
+                goto kw_fail;
+            }
+            _PyErr_Format(tstate, PyExc_TypeError,
+                          "%U() got an unexpected keyword argument '%S'",
+                          func->func_qualname, keyword);
+            goto kw_fail;
+        }
+        if (PyDict_SetItem(kwdict, keyword, value) < 0) {
+            goto kw_fail;
+        }
+        Py_DECREF(value);
+        continue;
+    kw_found:
+        if (localsplus[j] != NULL) {
+            _PyErr_Format(tstate, PyExc_TypeError,
+                          "%U() got multiple values for argument '%S'",
+                          func->func_qualname, keyword);
+            goto kw_fail;
+        }
+        localsplus[j] = value;
+    }
+
+    if (argcount > co->co_argcount && !(co->co_flags & CO_VARARGS)) {
+        too_many_positional(tstate, co, argcount, func->func_defaults, localsplus,
+                            func->func_qualname);
+        return -1;
+    }
+    if (argcount < co->co_argcount) {
+        Py_ssize_t defcount = func->func_defaults == NULL ? 0
+                                : PyTuple_GET_SIZE(func->func_defaults);
+        Py_ssize_t m = co->co_argcount - defcount;
+        for (j = argcount; j < m; j++) {
+            if (localsplus[j] == NULL) {
+                missing_arguments(tstate, co, defcount, localsplus, func->func_qualname, 1);
+                return -1;
+            }
+        }
+        for (j = n > m ? n - m : 0; j < defcount; j++) {
+            if (localsplus[m + j] == NULL) {
+                localsplus[m + j] = Py_NewRef(PyTuple_GET_ITEM(func->func_defaults, j));
+            }
+        }
+    }
+    if (co->co_kwonlyargcount > 0) {
+        int missing = 0;
+        for (j = co->co_argcount; j < total_args; j++) {
+            if (localsplus[j] != NULL) {
+                continue;
+            }
+            if (func->func_kwdefaults != NULL) {
+                PyObject *def = PyDict_GetItemWithError(func->func_kwdefaults, varnames[j]);
+                if (def != NULL) {
+                    localsplus[j] = Py_NewRef(def);
+                    continue;
+                }
+                if (_PyErr_Occurred(tstate)) {
+                    return -1;
+                }
+            }
+            missing++;
+        }
+        if (missing) {
+            missing_arguments(tstate, co, -1, localsplus, func->func_qualname, 0);
+            return -1;
+        }
+    }
+    return 0;
+
+kw_fail:
+    for (; i < nkw; i++) {
+        Py_DECREF(args[argcount + i]);
+    }
+    return -1;
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -2404,33 +2682,34 @@ dispatch_switch:
         int positional_args = total_args - nkw;
         SKIP_CACHE(pa_cache_call);
 
-        if (Py_TYPE(function) == &PyFunction_Type && kwnames == NULL
-                && !cframe.use_tracing) {
+        if (Py_TYPE(function) == &PyFunction_Type && !cframe.use_tracing) {
             PyFunctionObject *func = (PyFunctionObject *)function;
             PyCodeObject *code = (PyCodeObject *)func->func_code;
-            pa_unit *callee = pa_get_or_compile(code);
-            if (callee != NULL && callee->reject_reason == 0
-                    && can_inline(func, code, total_args)) {
+            pa_unit *callee;
+            if (!(code->co_flags & PA_CO_GENERATOR_FLAGS)
+                    && (callee = pa_get_or_compile(code)) != NULL
+                    && callee->reject_reason == 0) {
                 size_t size = code->co_nlocalsplus + code->co_stacksize + FRAME_SPECIALS_SIZE;
                 _PyInterpreterFrame *new_frame = pa_push_frame(tstate, size);
                 if (new_frame == NULL) {
                     goto error;
                 }
-                /* the frame takes the function reference held by the stack */
-                _PyFrame_InitializeSpecials(new_frame, func, NULL, code->co_nlocalsplus);
-                for (int i = 0; i < total_args; i++) {
-                    new_frame->localsplus[i] = args[i];
-                }
-                for (int i = total_args; i < code->co_argcount; i++) {
-                    Py_ssize_t ndefaults = PyTuple_GET_SIZE(func->func_defaults);
-                    PyObject *def = PyTuple_GET_ITEM(func->func_defaults,
-                                                     i - (code->co_argcount - ndefaults));
-                    new_frame->localsplus[i] = Py_NewRef(def);
-                }
-                for (int i = Py_MAX(total_args, code->co_argcount); i < code->co_nlocalsplus; i++) {
+                /* the new frame takes over the function reference held by the stack */
+                _PyFrame_InitializeSpecials(new_frame, func,
+                                            (code->co_flags & CO_OPTIMIZED) ? NULL
+                                                : func->func_globals,
+                                            code->co_nlocalsplus);
+                for (int i = 0; i < code->co_nlocalsplus; i++) {
                     new_frame->localsplus[i] = NULL;
                 }
+                PyObject *call_kwnames = kwnames;
+                kwnames = NULL;
                 stack_pointer = base;
+                if (bind_arguments(tstate, func, new_frame->localsplus, args,
+                                   positional_args, call_kwnames) < 0) {
+                    pa_clear_and_pop_frame(tstate, new_frame);
+                    goto error;
+                }
                 _PyFrame_SetStackPointer(frame, stack_pointer);
                 frame->prev_instr = cpy_base + to_cpy[this_instr - code_base]
                                     + PA_CPY_CALL_LAST_CACHE;
