@@ -7,9 +7,17 @@
 typedef struct {
     const char *name;        /* instruction name */
     int ncache;              /* inline cache units after the instruction word */
-    int flags;               /* PA_F_* */
+    int flags;               /* PA_F_* (csrc/pa_opcodes.h) */
     const char *cache_type;  /* name of the cache struct in pa_caches.h, or NULL */
+    int family;              /* opcode of the family's generic instruction (itself if none) */
 } pa_opinfo;
+
+#define PA_F_JUMP 1
+#define PA_F_NAME 2
+#define PA_F_CONST 4
+#define PA_F_LOCAL 8
+#define PA_F_ADAPTIVE 16
+#define PA_F_SUPER 32
 
 #define PA_MAX_OPCODES 256
 extern const pa_opinfo pa_opinfo_table[256];
@@ -38,12 +46,17 @@ typedef struct {
     int32_t reject_reason;   /* PA_FB_* when the compiler rejected the code, else 0 */
     int32_t pad_;
     uint64_t entries;        /* frames of this code started, resumed or inlined by the loop */
+    uint32_t *base_code;     /* ncode: the code as compiled (generic forms), for re-quickening */
+    void *registry_prev;     /* all attached units, for configure() and introspection */
+    void *registry_next;
 } pa_unit;
 
 #define PA_UNIT_JIT 1        /* always run under pyadapt (@pyadapt.jit) */
 
 pa_unit *pa_unit_new(int ncode, int ncpy, int nexc);
 void pa_unit_free(pa_unit *unit);
+/* After the compiler filled `code`: keep it as the base and quicken per pa_config. */
+int pa_unit_finish(pa_unit *unit);
 
 /* Reasons a frame ran in CPython's own loop instead of pyadapt's. */
 #define PA_FB_NONE 0
@@ -62,5 +75,29 @@ typedef struct {
     uint64_t fallbacks[5];   /* frames sent to CPython's loop, by reason */
 } pa_stats_t;
 extern pa_stats_t pa_stats;
+
+/* Per opcode: what the specializer and the specialized forms did. */
+#define PA_NUM_FAIL_KINDS 32
+typedef struct {
+    uint64_t hits;           /* specialized form: executions that passed its guards */
+    uint64_t misses;         /* specialized form: a guard failed, the generic path ran */
+    uint64_t deopts;         /* specialized form: sent back to the adaptive form */
+    uint64_t specialized;    /* family: successful specializations */
+    uint64_t failures;       /* family: failed attempts (then backoff) */
+    uint64_t deferred;       /* adaptive form: executions while counting down */
+    uint64_t failure_kinds[32];
+} pa_opstats;
+extern pa_opstats pa_op_stats[256];
+extern const char *const pa_fail_names[32];
+
+/* Configuration, read by the compiler and the specializer.  Changing it affects code
+ * compiled afterwards (and instructions that specialize afterwards). */
+typedef struct {
+    int specialize;          /* 0: generic mode -- no adaptive forms, no superinstructions */
+    uint32_t warmup;         /* executions of an adaptive instruction before it specializes */
+    uint32_t miss_budget;    /* guard failures a specialized instruction takes before deopt */
+    uint32_t max_backoff;    /* cap of the exponential backoff exponent after failures */
+} pa_config_t;
+extern pa_config_t pa_config;
 
 int pa_core_init(void);

@@ -624,9 +624,6 @@ static binaryfunc binary_ops[] = {
 #define PA_CO_GENERATOR_FLAGS \
     (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE)
 
-#define NB_POWER 8
-#define NB_INPLACE_POWER 21
-
 /* Honour the eval breaker: signals and pending calls, a request to drop the GIL, an
  * asynchronous exception (CPython's eval_frame_handle_pending is static). */
 static int
@@ -951,13 +948,110 @@ kw_fail:
     return -1;
 }
 
+
+/* ---- helpers of the specialized forms ---- */
+
+/* A new frame for `func` with `nargs` arguments taken from `args` (references stolen, as
+ * is the reference to func); the remaining locals are NULL. */
+static _PyInterpreterFrame *
+push_frame_with_args(PyThreadState *tstate, PyFunctionObject *func, PyObject **args, int nargs)
+{
+    PyCodeObject *code = (PyCodeObject *)func->func_code;
+    size_t size = code->co_nlocalsplus + code->co_stacksize + FRAME_SPECIALS_SIZE;
+    _PyInterpreterFrame *new_frame = pa_push_frame(tstate, size);
+    if (new_frame == NULL) {
+        Py_DECREF(func);
+        for (int i = 0; i < nargs; i++) {
+            Py_DECREF(args[i]);
+        }
+        return NULL;
+    }
+    _PyFrame_InitializeSpecials(new_frame, func, NULL, code->co_nlocalsplus);
+    for (int i = 0; i < nargs; i++) {
+        new_frame->localsplus[i] = args[i];
+    }
+    for (int i = nargs; i < code->co_nlocalsplus; i++) {
+        new_frame->localsplus[i] = NULL;
+    }
+    return new_frame;
+}
+
+/* Small ints (at most one 30-bit digit) as C longs. */
+#define IS_SMALL_INT(o) ((size_t)(Py_SIZE(o) + 1) <= 2)
+#define SMALL_INT_VALUE(o) ((long)Py_SIZE(o) * (long)((PyLongObject *)(o))->ob_digit[0])
+
+/* A float result, reusing an operand the stack holds the only reference to. */
+static inline PyObject *
+float_result(PyObject *left, PyObject *right, double value)
+{
+    if (Py_REFCNT(left) == 1) {
+        ((PyFloatObject *)left)->ob_fval = value;
+        Py_DECREF(right);
+        return left;
+    }
+    if (Py_REFCNT(right) == 1) {
+        ((PyFloatObject *)right)->ob_fval = value;
+        Py_DECREF(left);
+        return right;
+    }
+    Py_DECREF(left);
+    Py_DECREF(right);
+    return PyFloat_FromDouble(value);
+}
+
+static inline int
+compare_longs(long a, long b, int op)
+{
+    switch (op) {
+    case Py_LT: return a < b;
+    case Py_LE: return a <= b;
+    case Py_EQ: return a == b;
+    case Py_NE: return a != b;
+    case Py_GT: return a > b;
+    default: return a >= b;
+    }
+}
+
+static inline int
+compare_doubles(double a, double b, int op)
+{
+    switch (op) {
+    case Py_LT: return a < b;
+    case Py_LE: return a <= b;
+    case Py_EQ: return a == b;
+    case Py_NE: return a != b;
+    case Py_GT: return a > b;
+    default: return a >= b;
+    }
+}
+
+/* The generator frame that just returned or raised inside pyadapt's loop is done: what
+ * gen_send_ex2 does after its eval call. */
+static void
+finish_inlined_generator(PyThreadState *tstate, _PyInterpreterFrame *gen_frame, int raised)
+{
+    PyGenObject *gen = _PyFrame_GetGenerator(gen_frame);
+    tstate->exc_info = gen->gi_exc_state.previous_item;
+    gen->gi_exc_state.previous_item = NULL;
+    gen_frame->previous = NULL;
+    if (raised && PyErr_ExceptionMatches(PyExc_StopIteration)) {
+        const char *msg = PyCoro_CheckExact(gen) ? "coroutine raised StopIteration"
+                                                 : "generator raised StopIteration";
+        _PyErr_FormatFromCause(PyExc_RuntimeError, "%s", msg);
+    }
+    Py_CLEAR(gen->gi_exc_state.exc_value);
+    gen->gi_frame_state = FRAME_CLEARED;
+    pa_clear_frame(tstate, gen_frame);
+}
+
 /* ------------------------------------------------------------------------------------ */
 
+/* Each handler is both a case and a label, so adaptive forms can jump to the generic
+ * handler of their family in either dispatch mode. */
+#define TARGET(op) case PA_##op: TARGET_##op:
 #if PA_USE_COMPUTED_GOTOS
-#  define TARGET(op) TARGET_##op:
 #  define DISPATCH_GOTO() goto *dispatch_table[opcode]
 #else
-#  define TARGET(op) case PA_##op:
 #  define DISPATCH_GOTO() goto dispatch_switch
 #endif
 
@@ -973,6 +1067,25 @@ kw_fail:
     } while (0)
 
 #define SKIP_CACHE(T) (next_instr += PA_CACHE_UNITS(T))
+/* Execute the current instruction again, under the opcode its word holds now. */
+#define REDISPATCH() \
+    do { opcode = *this_instr & 0xFF; next_instr = this_instr + 1; DISPATCH_GOTO(); } while (0)
+/* A specialized form's guard: on failure, run the family's generic handler instead. */
+#define DEOPT_IF(cond) do { if (cond) { goto miss; } } while (0)
+#define STAT_HIT() (pa_op_stats[opcode].hits++)
+/* The adaptive form of a family: specialize when the counter runs out, else count down
+ * and run the generic handler. */
+#define ADAPTIVE(FAMILY, SPECIALIZE) \
+    do { \
+        uint32_t *counter_ = next_instr; \
+        if (PA_COUNTER_VALUE(*counter_) == 0) { \
+            SPECIALIZE; \
+            REDISPATCH(); \
+        } \
+        (*counter_)--; \
+        pa_op_stats[opcode].deferred++; \
+        goto TARGET_##FAMILY; \
+    } while (0)
 #define JUMPTO(target) (next_instr = code_base + (target))
 #define EVAL_BREAKER() _Py_atomic_load_relaxed(&tstate->interp->ceval.eval_breaker)
 #define CHECK_EVAL_BREAKER() \
@@ -983,6 +1096,47 @@ kw_fail:
         int target_ = (target); \
         JUMPTO(target_); \
         if (code_base + target_ <= this_instr) { CHECK_EVAL_BREAKER(); } \
+    } while (0)
+
+/* The operands of a CALL: stack is NULL, callable, args... or method, self, args...
+ * (CPython's PRECALL work, unpacking a bound method, happens here). */
+#define CALL_PROLOGUE() \
+    PyObject **base = stack_pointer - oparg - 2; \
+    if (base[0] == NULL && Py_TYPE(base[1]) == &PyMethod_Type) { \
+        PyObject *bound_ = base[1]; \
+        base[0] = Py_NewRef(((PyMethodObject *)bound_)->im_func); \
+        base[1] = Py_NewRef(((PyMethodObject *)bound_)->im_self); \
+        Py_DECREF(bound_); \
+    } \
+    int is_meth = base[0] != NULL; \
+    PyObject *function = is_meth ? base[0] : base[1]; \
+    PyObject **args = base + 2 - is_meth; \
+    int total_args = oparg + is_meth
+
+/* Continue in `new_frame` (already holding its arguments); the caller shows f_lasti at
+ * CPython's last cache entry of the current instruction and resumes after it. */
+#define ENTER_INLINE_FRAME(new_frame, last_cache) \
+    do { \
+        _PyFrame_SetStackPointer(frame, stack_pointer); \
+        frame->prev_instr = cpy_base + to_cpy[this_instr - code_base] + (last_cache); \
+        (new_frame)->previous = frame; \
+        frame = cframe.current_frame = (new_frame); \
+        pa_stats.inlined_calls++; \
+        goto start_frame; \
+    } while (0)
+#define PA_CACHED_PTR(cache) \
+    ((PyObject *)(uintptr_t)(((uint64_t)(cache)->descr_hi << 32) | (cache)->descr_lo))
+
+/* Tracing or profiling switched on by code this frame called (sys.settrace, pdb,
+ * cProfile): CPython's loop finishes the frame, with the events (see `handover`).  The
+ * frame must be resumable by CPython: prev_instr at the last unit of the instruction that
+ * just completed. */
+#define HANDOVER_IF_TRACING(last_unit) \
+    do { \
+        if (cframe.use_tracing && (frame->is_entry || frame->owner == FRAME_OWNED_BY_THREAD)) { \
+            frame->prev_instr = cpy_base + to_cpy[this_instr - code_base] + (last_unit); \
+            goto handover; \
+        } \
     } while (0)
 
 #define TOP()        (stack_pointer[-1])
@@ -1032,9 +1186,11 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
         [0 ... 255] = &&unknown_opcode,
 #define PA_OP0(NAME, FLAGS) [PA_##NAME] = &&TARGET_##NAME,
 #define PA_OPC(NAME, CACHE, FLAGS) [PA_##NAME] = &&TARGET_##NAME,
+#define PA_SPEC(NAME, FAMILY, FLAGS) [PA_##NAME] = &&TARGET_##NAME,
         PA_OPCODE_LIST
 #undef PA_OP0
 #undef PA_OPC
+#undef PA_SPEC
     };
 #  pragma GCC diagnostic pop
 #endif
@@ -1057,10 +1213,13 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
     cframe.current_frame = frame;
 
     if (throwflag) {
+        /* gen.throw() / gen.close(): the exception is raised at the suspended yield */
         if (_Py_EnterRecursiveCallTstate(tstate, "")) {
             tstate->recursion_remaining--;
             goto exit_unwind;
         }
+        pa_unit_for_code(frame->f_code)->entries++;
+        pa_stats.frames++;
         goto resume_with_error;
     }
 
@@ -1698,9 +1857,31 @@ dispatch_switch:
         if (!frame->is_entry) {
             _PyInterpreterFrame *dying = frame;
             frame = cframe.current_frame = dying->previous;
+            if (dying->owner == FRAME_OWNED_BY_GENERATOR) {
+                /* an inlined generator finished: its FOR_ITER ends, its SEND delivers */
+                finish_inlined_generator(tstate, dying, 0);
+                LOAD_FRAME_STATE();
+                uint32_t *caller = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame)];
+                PyObject *receiver = POP();
+                Py_DECREF(receiver);
+                if (pa_family_of[*caller & 0xFF] == PA_SEND) {
+                    PUSH(retval);
+                }
+                else {
+                    Py_DECREF(retval);
+                }
+                this_instr = caller;
+                JUMPTO(*caller >> 8);
+                DISPATCH();
+            }
             pa_clear_and_pop_frame(tstate, dying);
             _PyFrame_StackPush(frame, retval);
             LOAD_FRAME_STATE();
+            if (cframe.use_tracing
+                    && (frame->is_entry || frame->owner == FRAME_OWNED_BY_THREAD)) {
+                /* prev_instr already marks the end of the call this frame is in */
+                goto handover;
+            }
             DISPATCH();
         }
         tstate->cframe = cframe.previous;
@@ -1711,9 +1892,21 @@ dispatch_switch:
 
     TARGET(YIELD_VALUE) {
         PyObject *retval = POP();
-        _PyFrame_GetGenerator(frame)->gi_frame_state = FRAME_SUSPENDED;
+        PyGenObject *gen = _PyFrame_GetGenerator(frame);
+        gen->gi_frame_state = FRAME_SUSPENDED;
         _PyFrame_SetStackPointer(frame, stack_pointer);
         _Py_LeaveRecursiveCallTstate(tstate);
+        if (!frame->is_entry) {
+            /* a generator run inline by FOR_ITER_GEN / SEND_GEN: back to the caller */
+            _PyInterpreterFrame *gen_frame = frame;
+            tstate->exc_info = gen->gi_exc_state.previous_item;
+            gen->gi_exc_state.previous_item = NULL;
+            frame = cframe.current_frame = gen_frame->previous;
+            gen_frame->previous = NULL;
+            _PyFrame_StackPush(frame, retval);
+            LOAD_FRAME_STATE();
+            DISPATCH();
+        }
         tstate->cframe = cframe.previous;
         tstate->cframe->use_tracing = cframe.use_tracing;
         pa_stats.instructions += ninstr;
@@ -2666,18 +2859,7 @@ dispatch_switch:
     }
 
     TARGET(CALL) {
-        /* stack: NULL, callable, args...  or  method, self, args... */
-        PyObject **base = stack_pointer - oparg - 2;
-        if (base[0] == NULL && Py_TYPE(base[1]) == &PyMethod_Type) {
-            PyObject *bound = base[1];
-            base[0] = Py_NewRef(((PyMethodObject *)bound)->im_func);
-            base[1] = Py_NewRef(((PyMethodObject *)bound)->im_self);
-            Py_DECREF(bound);
-        }
-        int is_meth = base[0] != NULL;
-        PyObject *function = is_meth ? base[0] : base[1];
-        PyObject **args = base + 2 - is_meth;
-        int total_args = oparg + is_meth;
+        CALL_PROLOGUE();
         int nkw = kwnames == NULL ? 0 : (int)PyTuple_GET_SIZE(kwnames);
         int positional_args = total_args - nkw;
         SKIP_CACHE(pa_cache_call);
@@ -2732,6 +2914,7 @@ dispatch_switch:
         if (res == NULL) {
             goto error;
         }
+        HANDOVER_IF_TRACING(PA_CPY_CALL_LAST_CACHE);
         CHECK_EVAL_BREAKER();
         DISPATCH();
     }
@@ -2778,13 +2961,1165 @@ dispatch_switch:
         if (result == NULL) {
             goto error;
         }
+        HANDOVER_IF_TRACING(0);
         CHECK_EVAL_BREAKER();
         DISPATCH();
+    }
+
+    /* ================= quickening: superinstructions ================= */
+
+#define NEXT_HALF() \
+    do { \
+        this_instr = next_instr; \
+        oparg = (int)(*next_instr++ >> 8); \
+        frame->prev_instr = cpy_base + to_cpy[this_instr - code_base]; \
+    } while (0)
+
+    TARGET(LOAD_FAST__LOAD_FAST) {
+        PyObject *value = GETLOCAL(oparg);
+        if (value == NULL) {
+            goto unbound_local_error;
+        }
+        PUSH(Py_NewRef(value));
+        NEXT_HALF();
+        value = GETLOCAL(oparg);
+        if (value == NULL) {
+            goto unbound_local_error;
+        }
+        PUSH(Py_NewRef(value));
+        DISPATCH();
+    }
+
+    TARGET(LOAD_FAST__LOAD_CONST) {
+        PyObject *value = GETLOCAL(oparg);
+        if (value == NULL) {
+            goto unbound_local_error;
+        }
+        PUSH(Py_NewRef(value));
+        NEXT_HALF();
+        PUSH(Py_NewRef(GETITEM(consts, oparg)));
+        DISPATCH();
+    }
+
+    TARGET(LOAD_CONST__LOAD_FAST) {
+        PUSH(Py_NewRef(GETITEM(consts, oparg)));
+        NEXT_HALF();
+        PyObject *value = GETLOCAL(oparg);
+        if (value == NULL) {
+            goto unbound_local_error;
+        }
+        PUSH(Py_NewRef(value));
+        DISPATCH();
+    }
+
+    TARGET(STORE_FAST__LOAD_FAST) {
+        PyObject *value = POP();
+        SETLOCAL(oparg, value);
+        NEXT_HALF();
+        value = GETLOCAL(oparg);
+        if (value == NULL) {
+            goto unbound_local_error;
+        }
+        PUSH(Py_NewRef(value));
+        DISPATCH();
+    }
+
+    TARGET(STORE_FAST__STORE_FAST) {
+        PyObject *value = POP();
+        SETLOCAL(oparg, value);
+        NEXT_HALF();
+        value = POP();
+        SETLOCAL(oparg, value);
+        DISPATCH();
+    }
+
+    /* ================= LOAD_ATTR ================= */
+
+    TARGET(LOAD_ATTR_ADAPTIVE) {
+        ADAPTIVE(LOAD_ATTR, pa_specialize_load_attr(TOP(), GETITEM(names, oparg), this_instr));
+    }
+
+    TARGET(LOAD_ATTR_INSTANCE_VALUE) {
+        pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
+        PyObject *owner = TOP();
+        DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
+        PyDictValues *values = *_PyObject_ValuesPointer(owner);
+        DEOPT_IF(values == NULL);
+        PyObject *res = values->values[cache->index];
+        DEOPT_IF(res == NULL);
+        STAT_HIT();
+        SET_TOP(Py_NewRef(res));
+        Py_DECREF(owner);
+        SKIP_CACHE(pa_cache_load_attr);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_ATTR_WITH_HINT) {
+        pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
+        PyObject *owner = TOP();
+        DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
+        PyDictObject *dict = (PyDictObject *)*_PyObject_ManagedDictPointer(owner);
+        DEOPT_IF(dict == NULL);
+        PyDictKeysObject *keys = dict->ma_keys;
+        DEOPT_IF(!DK_IS_UNICODE(keys) || cache->index >= (uint32_t)keys->dk_nentries);
+        PyDictUnicodeEntry *ep = DK_UNICODE_ENTRIES(keys) + cache->index;
+        DEOPT_IF(ep->me_key != GETITEM(names, oparg));
+        PyObject *res = dict->ma_values ? dict->ma_values->values[cache->index] : ep->me_value;
+        DEOPT_IF(res == NULL);
+        STAT_HIT();
+        SET_TOP(Py_NewRef(res));
+        Py_DECREF(owner);
+        SKIP_CACHE(pa_cache_load_attr);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_ATTR_SLOT) {
+        pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
+        PyObject *owner = TOP();
+        DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
+        PyObject *res = *(PyObject **)((char *)owner + cache->index);
+        DEOPT_IF(res == NULL);
+        STAT_HIT();
+        SET_TOP(Py_NewRef(res));
+        Py_DECREF(owner);
+        SKIP_CACHE(pa_cache_load_attr);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_ATTR_MODULE) {
+        pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
+        PyObject *owner = TOP();
+        DEOPT_IF(!PyModule_CheckExact(owner));
+        PyDictObject *dict = (PyDictObject *)((PyModuleObject *)owner)->md_dict;
+        DEOPT_IF(dict->ma_keys->dk_version != cache->type_version);
+        PyObject *res = DK_UNICODE_ENTRIES(dict->ma_keys)[cache->index].me_value;
+        DEOPT_IF(res == NULL);
+        STAT_HIT();
+        SET_TOP(Py_NewRef(res));
+        Py_DECREF(owner);
+        SKIP_CACHE(pa_cache_load_attr);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_ATTR_CLASS) {
+        pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
+        PyObject *owner = TOP();
+        DEOPT_IF(Py_TYPE(owner) != &PyType_Type);
+        DEOPT_IF(((PyTypeObject *)owner)->tp_version_tag != cache->type_version);
+        STAT_HIT();
+        PyObject *res = PA_CACHED_PTR(cache);
+        SET_TOP(Py_NewRef(res));
+        Py_DECREF(owner);
+        SKIP_CACHE(pa_cache_load_attr);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_ATTR_PROPERTY) {
+        pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
+        PyObject *owner = TOP();
+        DEOPT_IF(cframe.use_tracing);
+        DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
+        PyFunctionObject *fget = (PyFunctionObject *)PA_CACHED_PTR(cache);
+        DEOPT_IF(fget->func_version != cache->index);
+        STAT_HIT();
+        STACK_SHRINK(1);
+        Py_INCREF(fget);
+        _PyInterpreterFrame *new_frame = push_frame_with_args(tstate, fget, &owner, 1);
+        if (new_frame == NULL) {
+            goto error;
+        }
+        SKIP_CACHE(pa_cache_load_attr);
+        ENTER_INLINE_FRAME(new_frame, PA_CPY_LOAD_ATTR_LAST_CACHE);
+    }
+
+    TARGET(LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN) {
+        pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
+        PyObject *owner = TOP();
+        DEOPT_IF(cframe.use_tracing);
+        DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
+        PyFunctionObject *getattribute = (PyFunctionObject *)PA_CACHED_PTR(cache);
+        DEOPT_IF(getattribute->func_version != cache->index);
+        STAT_HIT();
+        STACK_SHRINK(1);
+        PyObject *callargs[2] = {owner, Py_NewRef(GETITEM(names, oparg))};
+        Py_INCREF(getattribute);
+        _PyInterpreterFrame *new_frame = push_frame_with_args(tstate, getattribute, callargs, 2);
+        if (new_frame == NULL) {
+            goto error;
+        }
+        SKIP_CACHE(pa_cache_load_attr);
+        ENTER_INLINE_FRAME(new_frame, PA_CPY_LOAD_ATTR_LAST_CACHE);
+    }
+
+    /* ================= LOAD_METHOD ================= */
+
+    TARGET(LOAD_METHOD_ADAPTIVE) {
+        ADAPTIVE(LOAD_METHOD, pa_specialize_load_method(TOP(), GETITEM(names, oparg), this_instr));
+    }
+
+    TARGET(LOAD_METHOD_WITH_VALUES) {
+        pa_cache_load_method *cache = (pa_cache_load_method *)next_instr;
+        PyObject *self = TOP();
+        PyTypeObject *tp = Py_TYPE(self);
+        DEOPT_IF(tp->tp_version_tag != cache->type_version);
+        DEOPT_IF(*_PyObject_ManagedDictPointer(self) != NULL);
+        DEOPT_IF(((PyHeapTypeObject *)tp)->ht_cached_keys->dk_version != cache->keys_version);
+        STAT_HIT();
+        SET_TOP(Py_NewRef(PA_CACHED_PTR(cache)));
+        PUSH(self);
+        SKIP_CACHE(pa_cache_load_method);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_METHOD_NO_DICT) {
+        pa_cache_load_method *cache = (pa_cache_load_method *)next_instr;
+        PyObject *self = TOP();
+        DEOPT_IF(Py_TYPE(self)->tp_version_tag != cache->type_version);
+        STAT_HIT();
+        SET_TOP(Py_NewRef(PA_CACHED_PTR(cache)));
+        PUSH(self);
+        SKIP_CACHE(pa_cache_load_method);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_METHOD_LAZY_DICT) {
+        pa_cache_load_method *cache = (pa_cache_load_method *)next_instr;
+        PyObject *self = TOP();
+        DEOPT_IF(Py_TYPE(self)->tp_version_tag != cache->type_version);
+        /* keys_version holds the dict offset here: no instance dict yet, nothing shadows */
+        DEOPT_IF(*(PyObject **)((char *)self + cache->keys_version) != NULL);
+        STAT_HIT();
+        SET_TOP(Py_NewRef(PA_CACHED_PTR(cache)));
+        PUSH(self);
+        SKIP_CACHE(pa_cache_load_method);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_METHOD_CLASS) {
+        pa_cache_load_method *cache = (pa_cache_load_method *)next_instr;
+        PyObject *cls = TOP();
+        DEOPT_IF(Py_TYPE(cls) != &PyType_Type);
+        DEOPT_IF(((PyTypeObject *)cls)->tp_version_tag != cache->type_version);
+        STAT_HIT();
+        SET_TOP(NULL);
+        Py_DECREF(cls);
+        PUSH(Py_NewRef(PA_CACHED_PTR(cache)));
+        SKIP_CACHE(pa_cache_load_method);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_METHOD_MODULE) {
+        /* type_version: the module dict's keys version; keys_version: the entry index */
+        pa_cache_load_method *cache = (pa_cache_load_method *)next_instr;
+        PyObject *owner = TOP();
+        DEOPT_IF(!PyModule_CheckExact(owner));
+        PyDictObject *dict = (PyDictObject *)((PyModuleObject *)owner)->md_dict;
+        DEOPT_IF(dict->ma_keys->dk_version != cache->type_version);
+        PyObject *res = DK_UNICODE_ENTRIES(dict->ma_keys)[cache->keys_version].me_value;
+        DEOPT_IF(res == NULL);
+        STAT_HIT();
+        SET_TOP(NULL);
+        Py_DECREF(owner);
+        PUSH(Py_NewRef(res));
+        SKIP_CACHE(pa_cache_load_method);
+        DISPATCH();
+    }
+
+    /* ================= STORE_ATTR ================= */
+
+    TARGET(STORE_ATTR_ADAPTIVE) {
+        ADAPTIVE(STORE_ATTR, pa_specialize_store_attr(TOP(), GETITEM(names, oparg), this_instr));
+    }
+
+    TARGET(STORE_ATTR_INSTANCE_VALUE) {
+        pa_cache_store_attr *cache = (pa_cache_store_attr *)next_instr;
+        PyObject *owner = TOP();
+        DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
+        PyDictValues *values = *_PyObject_ValuesPointer(owner);
+        DEOPT_IF(values == NULL);
+        STAT_HIT();
+        STACK_SHRINK(1);
+        PyObject *value = POP();
+        PyObject *old_value = values->values[cache->index];
+        values->values[cache->index] = value;
+        if (old_value == NULL) {
+            _PyDictValues_AddToInsertionOrder(values, cache->index);
+        }
+        else {
+            Py_DECREF(old_value);
+        }
+        Py_DECREF(owner);
+        SKIP_CACHE(pa_cache_store_attr);
+        DISPATCH();
+    }
+
+    TARGET(STORE_ATTR_WITH_HINT) {
+        pa_cache_store_attr *cache = (pa_cache_store_attr *)next_instr;
+        PyObject *owner = TOP();
+        DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
+        PyDictObject *dict = (PyDictObject *)*_PyObject_ManagedDictPointer(owner);
+        DEOPT_IF(dict == NULL);
+        PyObject *name = GETITEM(names, oparg);
+        DEOPT_IF(!DK_IS_UNICODE(dict->ma_keys)
+                 || cache->index >= (uint32_t)dict->ma_keys->dk_nentries
+                 || DK_UNICODE_ENTRIES(dict->ma_keys)[cache->index].me_key != name);
+        STAT_HIT();
+        /* through the dict API, so that the dict's version tag moves as PEP 509 says */
+        STACK_SHRINK(1);
+        PyObject *value = POP();
+        int err = PyDict_SetItem((PyObject *)dict, name, value);
+        Py_DECREF(value);
+        Py_DECREF(owner);
+        if (err < 0) {
+            goto error;
+        }
+        SKIP_CACHE(pa_cache_store_attr);
+        DISPATCH();
+    }
+
+    TARGET(STORE_ATTR_SLOT) {
+        pa_cache_store_attr *cache = (pa_cache_store_attr *)next_instr;
+        PyObject *owner = TOP();
+        DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
+        STAT_HIT();
+        STACK_SHRINK(1);
+        PyObject *value = POP();
+        PyObject **addr = (PyObject **)((char *)owner + cache->index);
+        PyObject *old_value = *addr;
+        *addr = value;
+        Py_XDECREF(old_value);
+        Py_DECREF(owner);
+        SKIP_CACHE(pa_cache_store_attr);
+        DISPATCH();
+    }
+
+    /* ================= LOAD_GLOBAL ================= */
+
+    TARGET(LOAD_GLOBAL_ADAPTIVE) {
+        ADAPTIVE(LOAD_GLOBAL, pa_specialize_load_global(GLOBALS(), BUILTINS(),
+                                                        GETITEM(names, oparg >> 1), this_instr));
+    }
+
+    TARGET(LOAD_GLOBAL_MODULE) {
+        pa_cache_load_global *cache = (pa_cache_load_global *)next_instr;
+        PyObject *globals = GLOBALS();
+        DEOPT_IF(!PyDict_CheckExact(globals));
+        PyDictKeysObject *keys = ((PyDictObject *)globals)->ma_keys;
+        DEOPT_IF(keys->dk_version != cache->module_keys_version);
+        PyObject *res = DK_UNICODE_ENTRIES(keys)[cache->index].me_value;
+        DEOPT_IF(res == NULL);
+        STAT_HIT();
+        if (oparg & 1) {
+            PUSH(NULL);
+        }
+        PUSH(Py_NewRef(res));
+        SKIP_CACHE(pa_cache_load_global);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_GLOBAL_BUILTIN) {
+        /* the globals keys version proves the name is still not a global */
+        pa_cache_load_global *cache = (pa_cache_load_global *)next_instr;
+        PyObject *globals = GLOBALS(), *builtins = BUILTINS();
+        DEOPT_IF(!PyDict_CheckExact(globals) || !PyDict_CheckExact(builtins));
+        DEOPT_IF(((PyDictObject *)globals)->ma_keys->dk_version != cache->module_keys_version);
+        PyDictKeysObject *bkeys = ((PyDictObject *)builtins)->ma_keys;
+        DEOPT_IF(bkeys->dk_version != cache->builtin_keys_version);
+        PyObject *res = DK_UNICODE_ENTRIES(bkeys)[cache->index].me_value;
+        DEOPT_IF(res == NULL);
+        STAT_HIT();
+        if (oparg & 1) {
+            PUSH(NULL);
+        }
+        PUSH(Py_NewRef(res));
+        SKIP_CACHE(pa_cache_load_global);
+        DISPATCH();
+    }
+
+    /* ================= BINARY_OP ================= */
+
+    TARGET(BINARY_OP_ADAPTIVE) {
+        ADAPTIVE(BINARY_OP, pa_specialize_binary_op(SECOND(), TOP(), this_instr, oparg,
+                                                    frame->localsplus));
+    }
+
+#define INT_OP(CEXPR, GENERIC) \
+    do { \
+        PyObject *right = TOP(), *left = SECOND(); \
+        DEOPT_IF(!PyLong_CheckExact(left) || !PyLong_CheckExact(right)); \
+        STAT_HIT(); \
+        PyObject *res; \
+        if (IS_SMALL_INT(left) && IS_SMALL_INT(right)) { \
+            long a = SMALL_INT_VALUE(left), b = SMALL_INT_VALUE(right); \
+            res = PyLong_FromLong(CEXPR); \
+        } \
+        else { \
+            res = GENERIC(left, right); \
+        } \
+        STACK_SHRINK(1); \
+        SET_TOP(res); \
+        Py_DECREF(left); \
+        Py_DECREF(right); \
+        if (res == NULL) { \
+            goto error; \
+        } \
+        SKIP_CACHE(pa_cache_binary_op); \
+        DISPATCH(); \
+    } while (0)
+
+    TARGET(BINARY_OP_ADD_INT) {
+        INT_OP(a + b, PyNumber_Add);
+    }
+
+    TARGET(BINARY_OP_SUBTRACT_INT) {
+        INT_OP(a - b, PyNumber_Subtract);
+    }
+
+    TARGET(BINARY_OP_MULTIPLY_INT) {
+        INT_OP(a * b, PyNumber_Multiply);   /* two 30-bit digits: the product fits */
+    }
+
+    TARGET(BINARY_OP_INT_BITWISE) {
+        int op = oparg >= NB_INPLACE_ADD ? oparg - NB_INPLACE_ADD : oparg;
+        if (op == NB_AND) {
+            INT_OP(a & b, PyNumber_And);
+        }
+        else if (op == NB_OR) {
+            INT_OP(a | b, PyNumber_Or);
+        }
+        else {
+            INT_OP(a ^ b, PyNumber_Xor);
+        }
+    }
+
+    TARGET(BINARY_OP_FLOORDIV_MOD_INT) {
+        PyObject *right = TOP(), *left = SECOND();
+        DEOPT_IF(!PyLong_CheckExact(left) || !PyLong_CheckExact(right));
+        /* non-negative dividend, positive divisor: C's / and % are Python's // and % */
+        DEOPT_IF(Py_SIZE(left) < 0 || Py_SIZE(left) > 1 || Py_SIZE(right) != 1);
+        STAT_HIT();
+        long a = SMALL_INT_VALUE(left), b = SMALL_INT_VALUE(right);
+        int op = oparg >= NB_INPLACE_ADD ? oparg - NB_INPLACE_ADD : oparg;
+        PyObject *res = PyLong_FromLong(op == NB_FLOOR_DIVIDE ? a / b : a % b);
+        STACK_SHRINK(1);
+        SET_TOP(res);
+        Py_DECREF(left);
+        Py_DECREF(right);
+        if (res == NULL) {
+            goto error;
+        }
+        SKIP_CACHE(pa_cache_binary_op);
+        DISPATCH();
+    }
+
+#define FLOAT_OP(OPERATOR) \
+    do { \
+        PyObject *right = TOP(), *left = SECOND(); \
+        DEOPT_IF(!PyFloat_CheckExact(left) || !PyFloat_CheckExact(right)); \
+        STAT_HIT(); \
+        double d = PyFloat_AS_DOUBLE(left) OPERATOR PyFloat_AS_DOUBLE(right); \
+        STACK_SHRINK(1); \
+        PyObject *res = float_result(left, right, d); \
+        SET_TOP(res); \
+        if (res == NULL) { \
+            goto error; \
+        } \
+        SKIP_CACHE(pa_cache_binary_op); \
+        DISPATCH(); \
+    } while (0)
+
+    TARGET(BINARY_OP_ADD_FLOAT) {
+        FLOAT_OP(+);
+    }
+
+    TARGET(BINARY_OP_SUBTRACT_FLOAT) {
+        FLOAT_OP(-);
+    }
+
+    TARGET(BINARY_OP_MULTIPLY_FLOAT) {
+        FLOAT_OP(*);
+    }
+
+    TARGET(BINARY_OP_TRUE_DIVIDE_FLOAT) {
+        DEOPT_IF(PyFloat_CheckExact(TOP()) && PyFloat_AS_DOUBLE(TOP()) == 0.0);
+        FLOAT_OP(/);
+    }
+
+    TARGET(BINARY_OP_ADD_UNICODE) {
+        PyObject *right = TOP(), *left = SECOND();
+        DEOPT_IF(!PyUnicode_CheckExact(left) || !PyUnicode_CheckExact(right));
+        STAT_HIT();
+        PyObject *res = PyUnicode_Concat(left, right);
+        STACK_SHRINK(1);
+        SET_TOP(res);
+        Py_DECREF(left);
+        Py_DECREF(right);
+        if (res == NULL) {
+            goto error;
+        }
+        SKIP_CACHE(pa_cache_binary_op);
+        DISPATCH();
+    }
+
+    TARGET(BINARY_OP_INPLACE_ADD_UNICODE) {
+        /* `s = s + t` / `s += t` where the next instruction stores into s: with the local
+         * and the stack holding the only references, PyUnicode_Append extends s in place. */
+        PyObject *right = TOP(), *left = SECOND();
+        DEOPT_IF(!PyUnicode_CheckExact(left) || !PyUnicode_CheckExact(right));
+        uint32_t store = next_instr[PA_CACHE_UNITS(pa_cache_binary_op)];
+        PyObject **target_local = &GETLOCAL(store >> 8);
+        DEOPT_IF(*target_local != left);
+        STAT_HIT();
+        STACK_SHRINK(2);
+        Py_DECREF(left);
+        PyUnicode_Append(target_local, right);
+        Py_DECREF(right);
+        if (*target_local == NULL) {
+            goto error;
+        }
+        /* the STORE_FAST is done: skip its word (a superinstruction's second half stays) */
+        next_instr += PA_CACHE_UNITS(pa_cache_binary_op) + 1;
+        DISPATCH();
+    }
+
+    /* ================= COMPARE_OP ================= */
+
+    TARGET(COMPARE_OP_ADAPTIVE) {
+        ADAPTIVE(COMPARE_OP, pa_specialize_compare_op(SECOND(), TOP(), this_instr, oparg));
+    }
+
+#define COMPARE_PUSH(RES) \
+    do { \
+        STACK_SHRINK(1); \
+        Py_DECREF(left); \
+        Py_DECREF(right); \
+        SET_TOP(Py_NewRef((RES) ? Py_True : Py_False)); \
+        SKIP_CACHE(pa_cache_compare_op); \
+        DISPATCH(); \
+    } while (0)
+
+/* Fused with the POP_JUMP_IF_TRUE/FALSE that follows: take the branch directly. */
+#define COMPARE_JUMP(RES) \
+    do { \
+        STACK_SHRINK(2); \
+        Py_DECREF(left); \
+        Py_DECREF(right); \
+        SKIP_CACHE(pa_cache_compare_op); \
+        uint32_t jump_word = *next_instr++; \
+        if (((jump_word & 0xFF) == PA_POP_JUMP_IF_TRUE) == ((RES) != 0)) { \
+            JUMP_CHECKED((int)(jump_word >> 8)); \
+        } \
+        DISPATCH(); \
+    } while (0)
+
+#define INT_COMPARE_OPERANDS() \
+    PyObject *right = TOP(), *left = SECOND(); \
+    DEOPT_IF(!PyLong_CheckExact(left) || !PyLong_CheckExact(right)); \
+    DEOPT_IF(!IS_SMALL_INT(left) || !IS_SMALL_INT(right)); \
+    STAT_HIT(); \
+    int res = compare_longs(SMALL_INT_VALUE(left), SMALL_INT_VALUE(right), oparg)
+
+#define FLOAT_COMPARE_OPERANDS() \
+    PyObject *right = TOP(), *left = SECOND(); \
+    DEOPT_IF(!PyFloat_CheckExact(left) || !PyFloat_CheckExact(right)); \
+    STAT_HIT(); \
+    int res = compare_doubles(PyFloat_AS_DOUBLE(left), PyFloat_AS_DOUBLE(right), oparg)
+
+#define STR_COMPARE_OPERANDS() \
+    PyObject *right = TOP(), *left = SECOND(); \
+    DEOPT_IF(!PyUnicode_CheckExact(left) || !PyUnicode_CheckExact(right)); \
+    STAT_HIT(); \
+    int res = _PyUnicode_Equal(left, right) == (oparg == Py_EQ)
+
+    TARGET(COMPARE_OP_INT) {
+        INT_COMPARE_OPERANDS();
+        COMPARE_PUSH(res);
+    }
+
+    TARGET(COMPARE_OP_FLOAT) {
+        FLOAT_COMPARE_OPERANDS();
+        COMPARE_PUSH(res);
+    }
+
+    TARGET(COMPARE_OP_STR) {
+        STR_COMPARE_OPERANDS();
+        COMPARE_PUSH(res);
+    }
+
+    TARGET(COMPARE_OP_INT_JUMP) {
+        INT_COMPARE_OPERANDS();
+        COMPARE_JUMP(res);
+    }
+
+    TARGET(COMPARE_OP_FLOAT_JUMP) {
+        FLOAT_COMPARE_OPERANDS();
+        COMPARE_JUMP(res);
+    }
+
+    TARGET(COMPARE_OP_STR_JUMP) {
+        STR_COMPARE_OPERANDS();
+        COMPARE_JUMP(res);
+    }
+
+    /* ================= BINARY_SUBSCR / STORE_SUBSCR ================= */
+
+    TARGET(BINARY_SUBSCR_ADAPTIVE) {
+        ADAPTIVE(BINARY_SUBSCR, pa_specialize_binary_subscr(SECOND(), TOP(), this_instr));
+    }
+
+    TARGET(BINARY_SUBSCR_LIST_INT) {
+        PyObject *sub = TOP(), *list = SECOND();
+        DEOPT_IF(!PyLong_CheckExact(sub) || !PyList_CheckExact(list));
+        DEOPT_IF((size_t)Py_SIZE(sub) > 1);
+        Py_ssize_t index = ((PyLongObject *)sub)->ob_digit[0];
+        DEOPT_IF(index >= PyList_GET_SIZE(list));
+        STAT_HIT();
+        PyObject *res = Py_NewRef(PyList_GET_ITEM(list, index));
+        STACK_SHRINK(1);
+        SET_TOP(res);
+        Py_DECREF(sub);
+        Py_DECREF(list);
+        SKIP_CACHE(pa_cache_binary_subscr);
+        DISPATCH();
+    }
+
+    TARGET(BINARY_SUBSCR_TUPLE_INT) {
+        PyObject *sub = TOP(), *tuple = SECOND();
+        DEOPT_IF(!PyLong_CheckExact(sub) || !PyTuple_CheckExact(tuple));
+        DEOPT_IF((size_t)Py_SIZE(sub) > 1);
+        Py_ssize_t index = ((PyLongObject *)sub)->ob_digit[0];
+        DEOPT_IF(index >= PyTuple_GET_SIZE(tuple));
+        STAT_HIT();
+        PyObject *res = Py_NewRef(PyTuple_GET_ITEM(tuple, index));
+        STACK_SHRINK(1);
+        SET_TOP(res);
+        Py_DECREF(sub);
+        Py_DECREF(tuple);
+        SKIP_CACHE(pa_cache_binary_subscr);
+        DISPATCH();
+    }
+
+    TARGET(BINARY_SUBSCR_DICT) {
+        PyObject *sub = TOP(), *dict = SECOND();
+        DEOPT_IF(!PyDict_CheckExact(dict));
+        STAT_HIT();
+        PyObject *res = PyDict_GetItemWithError(dict, sub);
+        if (res == NULL) {
+            if (!_PyErr_Occurred(tstate)) {
+                _PyErr_SetKeyError(sub);
+            }
+            goto error;
+        }
+        Py_INCREF(res);
+        STACK_SHRINK(1);
+        SET_TOP(res);
+        Py_DECREF(sub);
+        Py_DECREF(dict);
+        SKIP_CACHE(pa_cache_binary_subscr);
+        DISPATCH();
+    }
+
+    TARGET(BINARY_SUBSCR_GETITEM) {
+        pa_cache_binary_subscr *cache = (pa_cache_binary_subscr *)next_instr;
+        PyObject *container = SECOND();
+        PyTypeObject *tp = Py_TYPE(container);
+        DEOPT_IF(cframe.use_tracing);
+        DEOPT_IF(tp->tp_version_tag != cache->type_version);
+        PyFunctionObject *getitem = (PyFunctionObject *)((PyHeapTypeObject *)tp)->_spec_cache.getitem;
+        DEOPT_IF(getitem == NULL || !PyFunction_Check(getitem)
+                 || getitem->func_version != cache->func_version);
+        STAT_HIT();
+        STACK_SHRINK(2);
+        Py_INCREF(getitem);
+        _PyInterpreterFrame *new_frame = push_frame_with_args(tstate, getitem, stack_pointer, 2);
+        if (new_frame == NULL) {
+            goto error;
+        }
+        SKIP_CACHE(pa_cache_binary_subscr);
+        ENTER_INLINE_FRAME(new_frame, PA_CPY_BINARY_SUBSCR_LAST_CACHE);
+    }
+
+    TARGET(STORE_SUBSCR_ADAPTIVE) {
+        ADAPTIVE(STORE_SUBSCR, pa_specialize_store_subscr(SECOND(), TOP(), this_instr));
+    }
+
+    TARGET(STORE_SUBSCR_LIST_INT) {
+        PyObject *sub = TOP(), *list = SECOND(), *value = THIRD();
+        DEOPT_IF(!PyLong_CheckExact(sub) || !PyList_CheckExact(list));
+        DEOPT_IF((size_t)Py_SIZE(sub) > 1);
+        Py_ssize_t index = ((PyLongObject *)sub)->ob_digit[0];
+        DEOPT_IF(index >= PyList_GET_SIZE(list));
+        STAT_HIT();
+        PyObject *old_value = PyList_GET_ITEM(list, index);
+        PyList_SET_ITEM(list, index, value);
+        STACK_SHRINK(3);
+        Py_DECREF(old_value);
+        Py_DECREF(sub);
+        Py_DECREF(list);
+        SKIP_CACHE(pa_cache_store_subscr);
+        DISPATCH();
+    }
+
+    TARGET(STORE_SUBSCR_DICT) {
+        PyObject *sub = TOP(), *dict = SECOND(), *value = THIRD();
+        DEOPT_IF(!PyDict_CheckExact(dict));
+        STAT_HIT();
+        STACK_SHRINK(3);
+        int err = PyDict_SetItem(dict, sub, value);
+        Py_DECREF(value);
+        Py_DECREF(sub);
+        Py_DECREF(dict);
+        if (err != 0) {
+            goto error;
+        }
+        SKIP_CACHE(pa_cache_store_subscr);
+        DISPATCH();
+    }
+
+    /* ================= UNPACK_SEQUENCE ================= */
+
+    TARGET(UNPACK_SEQUENCE_ADAPTIVE) {
+        ADAPTIVE(UNPACK_SEQUENCE, pa_specialize_unpack_sequence(TOP(), this_instr, oparg));
+    }
+
+    TARGET(UNPACK_SEQUENCE_TWO_TUPLE) {
+        PyObject *seq = TOP();
+        DEOPT_IF(!PyTuple_CheckExact(seq) || PyTuple_GET_SIZE(seq) != 2);
+        STAT_HIT();
+        SET_TOP(Py_NewRef(PyTuple_GET_ITEM(seq, 1)));
+        PUSH(Py_NewRef(PyTuple_GET_ITEM(seq, 0)));
+        Py_DECREF(seq);
+        SKIP_CACHE(pa_cache_unpack_sequence);
+        DISPATCH();
+    }
+
+    TARGET(UNPACK_SEQUENCE_TUPLE) {
+        PyObject *seq = TOP();
+        DEOPT_IF(!PyTuple_CheckExact(seq) || PyTuple_GET_SIZE(seq) != oparg);
+        STAT_HIT();
+        STACK_SHRINK(1);
+        PyObject **items = _PyTuple_ITEMS(seq);
+        for (int i = oparg; --i >= 0; ) {
+            PUSH(Py_NewRef(items[i]));
+        }
+        Py_DECREF(seq);
+        SKIP_CACHE(pa_cache_unpack_sequence);
+        DISPATCH();
+    }
+
+    TARGET(UNPACK_SEQUENCE_LIST) {
+        PyObject *seq = TOP();
+        DEOPT_IF(!PyList_CheckExact(seq) || PyList_GET_SIZE(seq) != oparg);
+        STAT_HIT();
+        STACK_SHRINK(1);
+        PyObject **items = _PyList_ITEMS(seq);
+        for (int i = oparg; --i >= 0; ) {
+            PUSH(Py_NewRef(items[i]));
+        }
+        Py_DECREF(seq);
+        SKIP_CACHE(pa_cache_unpack_sequence);
+        DISPATCH();
+    }
+
+    /* ================= CALL ================= */
+
+    TARGET(CALL_ADAPTIVE) {
+        ADAPTIVE(CALL, {
+            CALL_PROLOGUE();
+            (void)args;
+            pa_specialize_call(function, this_instr, total_args, kwnames, is_meth);
+        });
+    }
+
+/* After a call that returned `res` (NULL on error): drop the callable and arguments. */
+#define CALL_EPILOGUE(res) \
+    do { \
+        kwnames = NULL; \
+        Py_DECREF(function); \
+        for (int i_ = 0; i_ < total_args; i_++) { \
+            Py_DECREF(args[i_]); \
+        } \
+        stack_pointer = base; \
+        PUSH(res); \
+        if ((res) == NULL) { \
+            goto error; \
+        } \
+        SKIP_CACHE(pa_cache_call); \
+        HANDOVER_IF_TRACING(PA_CPY_CALL_LAST_CACHE); \
+        CHECK_EVAL_BREAKER(); \
+        DISPATCH(); \
+    } while (0)
+
+    TARGET(CALL_PY_EXACT_ARGS) {
+        pa_cache_call *cache = (pa_cache_call *)next_instr;
+        CALL_PROLOGUE();
+        DEOPT_IF(kwnames != NULL || cframe.use_tracing);
+        DEOPT_IF(Py_TYPE(function) != &PyFunction_Type);
+        PyFunctionObject *func = (PyFunctionObject *)function;
+        DEOPT_IF(func->func_version != cache->func_version);
+        PyCodeObject *code = (PyCodeObject *)func->func_code;
+        DEOPT_IF(code->co_argcount != total_args);
+        STAT_HIT();
+        stack_pointer = base;
+        _PyInterpreterFrame *new_frame = push_frame_with_args(tstate, func, args, total_args);
+        if (new_frame == NULL) {
+            goto error;
+        }
+        SKIP_CACHE(pa_cache_call);
+        ENTER_INLINE_FRAME(new_frame, PA_CPY_CALL_LAST_CACHE);
+    }
+
+    TARGET(CALL_PY_WITH_DEFAULTS) {
+        pa_cache_call *cache = (pa_cache_call *)next_instr;
+        CALL_PROLOGUE();
+        DEOPT_IF(kwnames != NULL || cframe.use_tracing);
+        DEOPT_IF(Py_TYPE(function) != &PyFunction_Type);
+        PyFunctionObject *func = (PyFunctionObject *)function;
+        DEOPT_IF(func->func_version != cache->func_version);
+        PyCodeObject *code = (PyCodeObject *)func->func_code;
+        DEOPT_IF(total_args > code->co_argcount || total_args < (int)cache->min_args);
+        STAT_HIT();
+        stack_pointer = base;
+        _PyInterpreterFrame *new_frame = push_frame_with_args(tstate, func, args, total_args);
+        if (new_frame == NULL) {
+            goto error;
+        }
+        for (int i = total_args; i < code->co_argcount; i++) {
+            PyObject *def = PyTuple_GET_ITEM(func->func_defaults, i - (int)cache->min_args);
+            new_frame->localsplus[i] = Py_NewRef(def);
+        }
+        SKIP_CACHE(pa_cache_call);
+        ENTER_INLINE_FRAME(new_frame, PA_CPY_CALL_LAST_CACHE);
+    }
+
+    TARGET(CALL_PY_CLASS) {
+        /* cls(args): object.__new__(cls), then cls.__init__(self, args) -- what type.__call__
+         * would do, without the generic protocol.  cache->func_version: the class's version. */
+        pa_cache_call *cache = (pa_cache_call *)next_instr;
+        CALL_PROLOGUE();
+        DEOPT_IF(is_meth || !PyType_Check(function));
+        PyTypeObject *tp = (PyTypeObject *)function;
+        DEOPT_IF(tp->tp_version_tag != cache->func_version);
+        PyObject *init = _PyType_Lookup(tp, &_Py_ID(__init__));
+        DEOPT_IF(init == NULL || !PyFunction_Check(init));
+        STAT_HIT();
+        PyObject *empty = PyTuple_New(0);
+        PyObject *self = empty == NULL ? NULL : tp->tp_new(tp, empty, NULL);
+        Py_XDECREF(empty);
+        PyObject *res = NULL;
+        if (self != NULL) {
+            Py_INCREF(init);
+            base[1] = self;      /* borrowed for the call; the class ref is still `function` */
+            PyObject *ret = PyObject_Vectorcall(init, base + 1,
+                                                (total_args + 1 - (kwnames ? PyTuple_GET_SIZE(kwnames) : 0))
+                                                | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
+            base[1] = function;
+            Py_DECREF(init);
+            if (ret == NULL) {
+                Py_DECREF(self);
+            }
+            else if (!Py_IsNone(ret)) {
+                _PyErr_Format(tstate, PyExc_TypeError,
+                              "__init__() should return None, not '%.200s'",
+                              Py_TYPE(ret)->tp_name);
+                Py_DECREF(ret);
+                Py_DECREF(self);
+            }
+            else {
+                Py_DECREF(ret);
+                res = self;
+            }
+        }
+        CALL_EPILOGUE(res);
+    }
+
+    TARGET(CALL_TYPE_1) {
+        CALL_PROLOGUE();
+        DEOPT_IF(kwnames != NULL || total_args != 1 || function != (PyObject *)&PyType_Type);
+        STAT_HIT();
+        PyObject *res = Py_NewRef(Py_TYPE(args[0]));
+        CALL_EPILOGUE(res);
+    }
+
+    TARGET(CALL_STR_1) {
+        CALL_PROLOGUE();
+        DEOPT_IF(kwnames != NULL || total_args != 1 || function != (PyObject *)&PyUnicode_Type);
+        STAT_HIT();
+        PyObject *res = PyObject_Str(args[0]);
+        CALL_EPILOGUE(res);
+    }
+
+    TARGET(CALL_TUPLE_1) {
+        CALL_PROLOGUE();
+        DEOPT_IF(kwnames != NULL || total_args != 1 || function != (PyObject *)&PyTuple_Type);
+        STAT_HIT();
+        PyObject *res = PySequence_Tuple(args[0]);
+        CALL_EPILOGUE(res);
+    }
+
+    TARGET(CALL_LEN) {
+        CALL_PROLOGUE();
+        DEOPT_IF(kwnames != NULL || total_args != 1
+                 || function != tstate->interp->callable_cache.len);
+        STAT_HIT();
+        Py_ssize_t len = PyObject_Length(args[0]);
+        PyObject *res = len < 0 ? NULL : PyLong_FromSsize_t(len);
+        CALL_EPILOGUE(res);
+    }
+
+    TARGET(CALL_ISINSTANCE) {
+        CALL_PROLOGUE();
+        DEOPT_IF(kwnames != NULL || total_args != 2
+                 || function != tstate->interp->callable_cache.isinstance);
+        STAT_HIT();
+        int r = PyObject_IsInstance(args[0], args[1]);
+        PyObject *res = r < 0 ? NULL : Py_NewRef(r ? Py_True : Py_False);
+        CALL_EPILOGUE(res);
+    }
+
+    TARGET(CALL_LIST_APPEND) {
+        CALL_PROLOGUE();
+        DEOPT_IF(kwnames != NULL || total_args != 2
+                 || function != tstate->interp->callable_cache.list_append);
+        DEOPT_IF(!PyList_Check(args[0]));
+        STAT_HIT();
+        PyObject *res = PyList_Append(args[0], args[1]) < 0 ? NULL : Py_NewRef(Py_None);
+        CALL_EPILOGUE(res);
+    }
+
+    TARGET(CALL_BUILTIN_CLASS) {
+        CALL_PROLOGUE();
+        DEOPT_IF(!PyType_Check(function) || ((PyTypeObject *)function)->tp_vectorcall == NULL);
+        STAT_HIT();
+        int nkw = kwnames == NULL ? 0 : (int)PyTuple_GET_SIZE(kwnames);
+        PyObject *res = ((PyTypeObject *)function)->tp_vectorcall(function, args,
+                                                                  total_args - nkw, kwnames);
+        CALL_EPILOGUE(res);
+    }
+
+    TARGET(CALL_BUILTIN_O) {
+        CALL_PROLOGUE();
+        DEOPT_IF(kwnames != NULL || total_args != 1);
+        DEOPT_IF(!PyCFunction_CheckExact(function) || PyCFunction_GET_FLAGS(function) != METH_O);
+        STAT_HIT();
+        PyObject *res = NULL;
+        if (!_Py_EnterRecursiveCallTstate(tstate, " while calling a Python object")) {
+            res = PyCFunction_GET_FUNCTION(function)(PyCFunction_GET_SELF(function), args[0]);
+            _Py_LeaveRecursiveCallTstate(tstate);
+        }
+        CALL_EPILOGUE(res);
+    }
+
+    TARGET(CALL_BUILTIN_FAST) {
+        CALL_PROLOGUE();
+        DEOPT_IF(kwnames != NULL);
+        DEOPT_IF(!PyCFunction_CheckExact(function)
+                 || PyCFunction_GET_FLAGS(function) != METH_FASTCALL);
+        STAT_HIT();
+        PyObject *res = ((_PyCFunctionFast)(void (*)(void))PyCFunction_GET_FUNCTION(function))(
+            PyCFunction_GET_SELF(function), args, total_args);
+        CALL_EPILOGUE(res);
+    }
+
+    TARGET(CALL_BUILTIN_FAST_WITH_KEYWORDS) {
+        CALL_PROLOGUE();
+        DEOPT_IF(!PyCFunction_CheckExact(function)
+                 || PyCFunction_GET_FLAGS(function) != (METH_FASTCALL | METH_KEYWORDS));
+        STAT_HIT();
+        int nkw = kwnames == NULL ? 0 : (int)PyTuple_GET_SIZE(kwnames);
+        PyObject *res = ((_PyCFunctionFastWithKeywords)(void (*)(void))
+                         PyCFunction_GET_FUNCTION(function))(
+            PyCFunction_GET_SELF(function), args, total_args - nkw, kwnames);
+        CALL_EPILOGUE(res);
+    }
+
+#define METHOD_DESCRIPTOR_GUARD(FLAGS) \
+    DEOPT_IF(!Py_IS_TYPE(function, &PyMethodDescr_Type) || total_args < 1); \
+    PyMethodDescrObject *descr = (PyMethodDescrObject *)function; \
+    DEOPT_IF(descr->d_method->ml_flags != (FLAGS)); \
+    DEOPT_IF(!Py_IS_TYPE(args[0], descr->d_common.d_type))
+
+    TARGET(CALL_METHOD_DESCRIPTOR_O) {
+        CALL_PROLOGUE();
+        DEOPT_IF(kwnames != NULL || total_args != 2);
+        METHOD_DESCRIPTOR_GUARD(METH_O);
+        STAT_HIT();
+        PyObject *res = NULL;
+        if (!_Py_EnterRecursiveCallTstate(tstate, " while calling a Python object")) {
+            res = descr->d_method->ml_meth(args[0], args[1]);
+            _Py_LeaveRecursiveCallTstate(tstate);
+        }
+        CALL_EPILOGUE(res);
+    }
+
+    TARGET(CALL_METHOD_DESCRIPTOR_NOARGS) {
+        CALL_PROLOGUE();
+        DEOPT_IF(kwnames != NULL || total_args != 1);
+        METHOD_DESCRIPTOR_GUARD(METH_NOARGS);
+        STAT_HIT();
+        PyObject *res = NULL;
+        if (!_Py_EnterRecursiveCallTstate(tstate, " while calling a Python object")) {
+            res = descr->d_method->ml_meth(args[0], NULL);
+            _Py_LeaveRecursiveCallTstate(tstate);
+        }
+        CALL_EPILOGUE(res);
+    }
+
+    TARGET(CALL_METHOD_DESCRIPTOR_FAST) {
+        CALL_PROLOGUE();
+        DEOPT_IF(kwnames != NULL);
+        METHOD_DESCRIPTOR_GUARD(METH_FASTCALL);
+        STAT_HIT();
+        PyObject *res = ((_PyCFunctionFast)(void (*)(void))descr->d_method->ml_meth)(
+            args[0], args + 1, total_args - 1);
+        CALL_EPILOGUE(res);
+    }
+
+    TARGET(CALL_METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS) {
+        CALL_PROLOGUE();
+        METHOD_DESCRIPTOR_GUARD(METH_FASTCALL | METH_KEYWORDS);
+        STAT_HIT();
+        int nkw = kwnames == NULL ? 0 : (int)PyTuple_GET_SIZE(kwnames);
+        PyObject *res = ((_PyCFunctionFastWithKeywords)(void (*)(void))descr->d_method->ml_meth)(
+            args[0], args + 1, total_args - 1 - nkw, kwnames);
+        CALL_EPILOGUE(res);
+    }
+
+    /* ================= FOR_ITER / SEND ================= */
+
+    TARGET(FOR_ITER_ADAPTIVE) {
+        ADAPTIVE(FOR_ITER, pa_specialize_for_iter(TOP(), this_instr));
+    }
+
+    TARGET(FOR_ITER_LIST) {
+        pa_listiter311 *it = (pa_listiter311 *)TOP();
+        DEOPT_IF(Py_TYPE(it) != &PyListIter_Type);
+        STAT_HIT();
+        PyListObject *seq = it->it_seq;
+        if (seq != NULL) {
+            if (it->it_index < PyList_GET_SIZE(seq)) {
+                PUSH(Py_NewRef(PyList_GET_ITEM(seq, it->it_index++)));
+                SKIP_CACHE(pa_cache_for_iter);
+                DISPATCH();
+            }
+            it->it_seq = NULL;
+            Py_DECREF(seq);
+        }
+        STACK_SHRINK(1);
+        Py_DECREF(it);
+        JUMPTO(oparg);
+        DISPATCH();
+    }
+
+    TARGET(FOR_ITER_TUPLE) {
+        pa_tupleiter311 *it = (pa_tupleiter311 *)TOP();
+        DEOPT_IF(Py_TYPE(it) != &PyTupleIter_Type);
+        STAT_HIT();
+        PyTupleObject *seq = it->it_seq;
+        if (seq != NULL) {
+            if (it->it_index < PyTuple_GET_SIZE(seq)) {
+                PUSH(Py_NewRef(PyTuple_GET_ITEM(seq, it->it_index++)));
+                SKIP_CACHE(pa_cache_for_iter);
+                DISPATCH();
+            }
+            it->it_seq = NULL;
+            Py_DECREF(seq);
+        }
+        STACK_SHRINK(1);
+        Py_DECREF(it);
+        JUMPTO(oparg);
+        DISPATCH();
+    }
+
+    TARGET(FOR_ITER_RANGE) {
+        pa_rangeiter311 *r = (pa_rangeiter311 *)TOP();
+        DEOPT_IF(Py_TYPE(r) != &PyRangeIter_Type);
+        STAT_HIT();
+        if (r->index < r->len) {
+            PyObject *res = PyLong_FromLong(
+                (long)(r->start + (unsigned long)(r->index++) * r->step));
+            if (res == NULL) {
+                goto error;
+            }
+            PUSH(res);
+            SKIP_CACHE(pa_cache_for_iter);
+            DISPATCH();
+        }
+        STACK_SHRINK(1);
+        Py_DECREF(r);
+        JUMPTO(oparg);
+        DISPATCH();
+    }
+
+/* Run a suspended generator's frame inside this loop (FOR_ITER_GEN, SEND_GEN): what
+ * gen_send_ex2 does before its eval call, then a jump into the frame.  Its YIELD_VALUE
+ * and RETURN_VALUE come back here (see those handlers and exit_unwind). */
+#define ENTER_GENERATOR(gen, sent) \
+    do { \
+        _PyInterpreterFrame *gen_frame_ = (_PyInterpreterFrame *)(gen)->gi_iframe; \
+        _PyFrame_StackPush(gen_frame_, (sent)); \
+        (gen)->gi_frame_state = FRAME_EXECUTING; \
+        (gen)->gi_exc_state.previous_item = tstate->exc_info; \
+        tstate->exc_info = &(gen)->gi_exc_state; \
+        gen_frame_->is_entry = false; \
+        _PyFrame_SetStackPointer(frame, stack_pointer); \
+        gen_frame_->previous = frame; \
+        frame = cframe.current_frame = gen_frame_; \
+        pa_stats.inlined_calls++; \
+        goto start_frame; \
+    } while (0)
+
+#define GENERATOR_GUARD(gen) \
+    DEOPT_IF(cframe.use_tracing); \
+    DEOPT_IF((gen)->gi_frame_state >= FRAME_EXECUTING); \
+    pa_unit *gen_unit_ = pa_unit_for_code((gen)->gi_code); \
+    DEOPT_IF(gen_unit_ == NULL || gen_unit_->reject_reason != 0)
+
+    TARGET(FOR_ITER_GEN) {
+        PyGenObject *gen = (PyGenObject *)TOP();
+        DEOPT_IF(Py_TYPE(gen) != &PyGen_Type);
+        GENERATOR_GUARD(gen);
+        STAT_HIT();
+        ENTER_GENERATOR(gen, Py_NewRef(Py_None));
+    }
+
+    TARGET(SEND_ADAPTIVE) {
+        ADAPTIVE(SEND, pa_specialize_send(SECOND(), this_instr));
+    }
+
+    TARGET(SEND_GEN) {
+        PyObject *v = TOP();
+        PyGenObject *gen = (PyGenObject *)SECOND();
+        DEOPT_IF(Py_TYPE(gen) != &PyGen_Type && Py_TYPE(gen) != &PyCoro_Type);
+        GENERATOR_GUARD(gen);
+        DEOPT_IF(gen->gi_frame_state == FRAME_CREATED && !Py_IsNone(v));
+        STAT_HIT();
+        STACK_SHRINK(1);
+        ENTER_GENERATOR(gen, v);
     }
 
     default:
         goto unknown_opcode;
     } /* end of instructions */
+
+miss: {
+        /* A guard failed: run the family's generic handler for this execution; after
+         * miss_budget misses, send the instruction back to its adaptive form. */
+        pa_op_stats[opcode].misses++;
+        uint32_t *counter = this_instr + 1;
+        int family = pa_family_of[opcode];
+        if (PA_COUNTER_VALUE(*counter) <= 1) {
+            PA_SET_OPCODE(this_instr, pa_adaptive_of[family]);
+            *counter = pa_config.warmup;
+            pa_op_stats[opcode].deopts++;
+        }
+        else {
+            (*counter)--;
+        }
+        opcode = family;
+        next_instr = this_instr + 1;
+        DISPATCH_GOTO();
+    }
 
 unknown_opcode:
     _PyErr_Format(tstate, PyExc_SystemError, "pyadapt: unknown opcode %d", opcode);
@@ -2852,6 +4187,38 @@ exception_unwind: {
         DISPATCH();
     }
 
+handover: {
+        /* Tracing is on: CPython's loop runs the rest of this frame (it emits the line,
+         * call and return events a debugger or profiler expects), then pyadapt continues
+         * with the frame's caller, which is handed over the same way while tracing stays
+         * on.  Each frame goes once, so the C stack does not grow with the chain. */
+        _PyFrame_SetStackPointer(frame, stack_pointer);
+        _Py_LeaveRecursiveCallTstate(tstate);
+        pa_count_fallback(PA_FB_TRACING);
+        int was_entry = frame->is_entry;
+        cframe.current_frame = frame->previous;   /* CPython's loop re-links the frame */
+        PyObject *res = _PyEval_EvalFrameDefault(tstate, frame, 0);
+        if (was_entry) {
+            tstate->cframe = cframe.previous;
+            tstate->cframe->use_tracing = cframe.use_tracing;
+            pa_stats.instructions += ninstr;
+            return res;
+        }
+        frame->is_entry = false;
+        _PyInterpreterFrame *done = frame;
+        frame = cframe.current_frame = done->previous;
+        pa_clear_and_pop_frame(tstate, done);
+        if (res == NULL) {
+            goto resume_with_error;
+        }
+        _PyFrame_StackPush(frame, res);
+        LOAD_FRAME_STATE();
+        if (cframe.use_tracing && (frame->is_entry || frame->owner == FRAME_OWNED_BY_THREAD)) {
+            goto handover;
+        }
+        DISPATCH();
+    }
+
 exit_unwind:
     _Py_LeaveRecursiveCallTstate(tstate);
     if (frame->is_entry) {
@@ -2863,7 +4230,12 @@ exit_unwind:
     {
         _PyInterpreterFrame *dying = frame;
         frame = cframe.current_frame = dying->previous;
-        pa_clear_and_pop_frame(tstate, dying);
+        if (dying->owner == FRAME_OWNED_BY_GENERATOR) {
+            finish_inlined_generator(tstate, dying, 1);
+        }
+        else {
+            pa_clear_and_pop_frame(tstate, dying);
+        }
     }
 
 resume_with_error:

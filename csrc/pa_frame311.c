@@ -146,18 +146,16 @@ frame_object_takes_ownership(PyThreadState *tstate, PyFrameObject *f,
 }
 
 void
-pa_clear_and_pop_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
+pa_clear_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
 {
-    PA_ASSERT(frame->owner == FRAME_OWNED_BY_THREAD);
     PA_ASSERT(tstate->cframe->current_frame != frame);
-    tstate->recursion_remaining--;
     if (frame->frame_obj != NULL) {
         PyFrameObject *f = frame->frame_obj;
         frame->frame_obj = NULL;
         if (Py_REFCNT(f) > 1) {
             frame_object_takes_ownership(tstate, f, frame);
             Py_DECREF(f);
-            goto done;
+            return;
         }
         Py_DECREF(f);
     }
@@ -167,7 +165,14 @@ pa_clear_and_pop_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
     Py_XDECREF(frame->f_locals);
     Py_DECREF(frame->f_func);
     Py_DECREF(frame->f_code);
-done:
+}
+
+void
+pa_clear_and_pop_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
+{
+    PA_ASSERT(frame->owner == FRAME_OWNED_BY_THREAD);
+    tstate->recursion_remaining--;
+    pa_clear_frame(tstate, frame);
     tstate->recursion_remaining++;
     pop_frame(tstate, frame);
 }

@@ -10,14 +10,35 @@
 
 /* ---- the instruction metadata table, expanded from pa_opcodes.h ---- */
 
+#define PA_STR_(x) #x
+#define PA_STR(x) PA_STR_(x)
 const pa_opinfo pa_opinfo_table[256] = {
-#define PA_OP0(NAME, FLAGS) [PA_##NAME] = {#NAME, 0, (FLAGS), NULL},
+#define PA_OP0(NAME, FLAGS) [PA_##NAME] = {#NAME, 0, (FLAGS), NULL, PA_##NAME},
 #define PA_OPC(NAME, CACHE, FLAGS) \
-    [PA_##NAME] = {#NAME, PA_CACHE_UNITS(CACHE), (FLAGS), #CACHE},
+    [PA_##NAME] = {#NAME, PA_CACHE_UNITS(CACHE), (FLAGS), #CACHE, PA_##NAME},
+#define PA_SPEC(NAME, FAMILY, FLAGS) \
+    [PA_##NAME] = {#NAME, PA_CACHE_UNITS(PA_CACHE_OF_##FAMILY), (FLAGS), \
+                   PA_STR(PA_CACHE_OF_##FAMILY), PA_##FAMILY},
     PA_OPCODE_LIST
 #undef PA_OP0
 #undef PA_OPC
+#undef PA_SPEC
 };
+_Static_assert(PA_OPCODE_COUNT <= 256, "opcodes must fit in 8 bits");
+
+uint8_t pa_family_of[256];
+uint8_t pa_adaptive_of[256];
+
+static void
+init_family_tables(void)
+{
+    for (int op = 0; op < PA_OPCODE_COUNT; op++) {
+        pa_family_of[op] = (uint8_t)pa_opinfo_table[op].family;
+        if (pa_opinfo_table[op].flags & PA_F_ADAPTIVE) {
+            pa_adaptive_of[pa_opinfo_table[op].family] = (uint8_t)op;
+        }
+    }
+}
 const int pa_num_opcodes = PA_OPCODE_COUNT;
 
 const char *const pa_fallback_names[PA_NUM_FALLBACKS] = {
@@ -69,16 +90,100 @@ pa_unit_free(pa_unit *u)
         return;
     }
     free(u->code);
+    free(u->base_code);
     free(u->to_cpy);
     free(u->from_cpy);
     free(u->exc);
     free(u);
 }
 
+/* All attached units (GIL-protected), so configure() can re-quicken them in place. */
+static pa_unit *registry_head;
+
+static void
+registry_add(pa_unit *u)
+{
+    u->registry_prev = NULL;
+    u->registry_next = registry_head;
+    if (registry_head != NULL) {
+        registry_head->registry_prev = u;
+    }
+    registry_head = u;
+}
+
+static void
+registry_remove(pa_unit *u)
+{
+    pa_unit *prev = u->registry_prev, *next = u->registry_next;
+    if (prev != NULL) {
+        prev->registry_next = next;
+    }
+    else if (registry_head == u) {
+        registry_head = next;
+    }
+    if (next != NULL) {
+        next->registry_prev = prev;
+    }
+}
+
 static void
 free_unit_extra(void *ptr)
 {
+    registry_remove((pa_unit *)ptr);
     pa_unit_free((pa_unit *)ptr);
+}
+
+/* The first instruction unit of every instruction of `u`, in order. */
+#define FOR_EACH_INSTRUCTION(u, i) \
+    for (int i = 0; i < (u)->ncode; i += 1 + pa_opinfo_table[(u)->base_code[i] & 0xFF].ncache)
+
+static int
+super_of(int first, int second)
+{
+#define PA_SUPER(A, B, S) if (first == PA_##A && second == PA_##B) { return PA_##S; }
+    PA_SUPERINSTRUCTION_LIST
+#undef PA_SUPER
+    return 0;
+}
+
+/* Rewrite `code` from `base_code` for the current configuration: in adaptive mode, the
+ * adaptive form of each family (counter = warmup) and the superinstructions; in generic
+ * mode, the base code itself.  Positions never change, so this is safe while frames of
+ * the unit are suspended (generators, callers). */
+static void
+quicken(pa_unit *u)
+{
+    memcpy(u->code, u->base_code, sizeof(uint32_t) * (size_t)u->ncode);
+    if (!pa_config.specialize) {
+        return;
+    }
+    int prev = -1;
+    FOR_EACH_INSTRUCTION(u, i) {
+        int op = u->code[i] & 0xFF;
+        if (pa_adaptive_of[op]) {
+            PA_SET_OPCODE(&u->code[i], pa_adaptive_of[op]);
+            u->code[i + 1] = pa_config.warmup;
+        }
+        if (prev >= 0) {
+            int super = super_of(u->base_code[prev] & 0xFF, op);
+            if (super) {
+                PA_SET_OPCODE(&u->code[prev], super);
+            }
+        }
+        prev = pa_opinfo_table[op].ncache == 0 ? i : -1;
+    }
+}
+
+int
+pa_unit_finish(pa_unit *u)
+{
+    u->base_code = malloc(sizeof(uint32_t) * ((size_t)u->ncode + 1));
+    if (u->base_code == NULL) {
+        return -1;
+    }
+    memcpy(u->base_code, u->code, sizeof(uint32_t) * (size_t)u->ncode);
+    quicken(u);
+    return 0;
 }
 
 static Py_ssize_t pa_extra_index = -1;
@@ -189,6 +294,7 @@ pa_get_or_compile(PyCodeObject *co)
     }
     else if (attach_unit(co, made) == 0) {
         u = made;
+        registry_add(u);
     }
     else {
         pa_unit_free(made);
@@ -352,7 +458,35 @@ mod_set_runtime(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_NONE;
 }
 
+static PyObject *
+mod_configure(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int specialize;
+    unsigned int warmup;
+    if (!PyArg_ParseTuple(args, "pI:_configure", &specialize, &warmup)) {
+        return NULL;
+    }
+    if (warmup > 0xFFFFFFu) {
+        PyErr_SetString(PyExc_ValueError, "warmup must be below 2**24");
+        return NULL;
+    }
+    int changed = specialize != pa_config.specialize || warmup != pa_config.warmup;
+    pa_config.specialize = specialize;
+    pa_config.warmup = warmup;
+    if (changed) {
+        for (pa_unit *u = registry_head; u != NULL; u = u->registry_next) {
+            if (u->base_code != NULL) {
+                quicken(u);
+            }
+        }
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef pa_module_methods[] = {
+    {"_configure", mod_configure, METH_VARARGS,
+     "_configure(specialize, warmup): set the mode and re-quicken every unit"},
     {"run", (PyCFunction)(void (*)(void))mod_run, METH_FASTCALL | METH_KEYWORDS,
      "run(func, /, *args, **kwargs): call func with pyadapt evaluating every Python frame"},
     {"enable", mod_enable, METH_NOARGS, "run every Python frame of the process under pyadapt"},
@@ -373,6 +507,7 @@ pa_core_init(void)
 {
     PyGILState_STATE gil = PyGILState_Ensure();
     int rc = -1;
+    init_family_tables();
     if (pa_extra_index < 0) {
         pa_extra_index = _PyEval_RequestCodeExtraIndex(free_unit_extra);
         if (pa_extra_index < 0) {

@@ -40,9 +40,11 @@
 enum {
 #define PA_OP0(NAME, FLAGS) PA_##NAME,
 #define PA_OPC(NAME, CACHE, FLAGS) PA_##NAME,
+#define PA_SPEC(NAME, FAMILY, FLAGS) PA_##NAME,
     PA_OPCODE_LIST
 #undef PA_OP0
 #undef PA_OPC
+#undef PA_SPEC
     PA_OPCODE_COUNT
 };
 #define PA_CACHE_UNITS(T) ((int)(sizeof(T) / sizeof(uint32_t)))
@@ -51,6 +53,8 @@ enum {
 
 /* Push a frame of `size` slots on the thread's frame stack (CPython's own data stack). */
 _PyInterpreterFrame *pa_push_frame(PyThreadState *tstate, size_t size);
+/* Release a frame's references (its frame object takes the data if it outlives it). */
+void pa_clear_frame(PyThreadState *tstate, _PyInterpreterFrame *frame);
 /* Clear an owned-by-thread frame that is no longer current, and pop it. */
 void pa_clear_and_pop_frame(PyThreadState *tstate, _PyInterpreterFrame *frame);
 /* The frame object of `frame` (borrowed), creating it if needed; NULL with an exception set on failure. */
@@ -59,6 +63,48 @@ PyFrameObject *pa_frame_object(PyThreadState *tstate, _PyInterpreterFrame *frame
 /* CPython offset (in code units) of the last inline cache entry of a CALL, relative to
  * the CALL: a caller frame suspended in an inlined call shows this as its f_lasti. */
 #define PA_CPY_CALL_LAST_CACHE 4
+#define PA_CPY_LOAD_ATTR_LAST_CACHE 4
+#define PA_CPY_BINARY_SUBSCR_LAST_CACHE 4
+
+/* ---- CPython 3.11 layouts that its headers keep private (mirrored, same fields) ---- */
+typedef struct { PyObject_HEAD Py_ssize_t it_index; PyListObject *it_seq; } pa_listiter311;
+typedef struct { PyObject_HEAD Py_ssize_t it_index; PyTupleObject *it_seq; } pa_tupleiter311;
+typedef struct { PyObject_HEAD long index; long start; long step; long len; } pa_rangeiter311;
+typedef struct { PyObject_HEAD PyObject *prop_get, *prop_set, *prop_del, *prop_doc, *prop_name;
+                 int getter_doc; } pa_property311;
+
+/* ---- configuration and specialization ---- */
+extern pa_config_t pa_config;
+extern uint8_t pa_family_of[256];     /* opcode -> generic opcode of its family */
+extern uint8_t pa_adaptive_of[256];   /* generic opcode -> its adaptive form (0: none) */
+
+/* The counter (first cache field): countdown in the low 24 bits, backoff exponent above. */
+#define PA_COUNTER_VALUE(c) ((c) & 0xFFFFFFu)
+#define PA_COUNTER_BACKOFF(c) ((c) >> 24)
+#define PA_SET_OPCODE(instr, op) (*(instr) = (*(instr) & ~0xFFu) | (uint32_t)(op))
+
+/* Specializers: rewrite the instruction at `instr` (word + cache) from live operands, or
+ * record why not and back off.  They never leave an exception set. */
+void pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr);
+void pa_specialize_load_method(PyObject *owner, PyObject *name, uint32_t *instr);
+void pa_specialize_store_attr(PyObject *owner, PyObject *name, uint32_t *instr);
+void pa_specialize_load_global(PyObject *globals, PyObject *builtins, PyObject *name,
+                               uint32_t *instr);
+void pa_specialize_binary_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg,
+                             PyObject **locals);
+void pa_specialize_compare_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg);
+void pa_specialize_binary_subscr(PyObject *container, PyObject *sub, uint32_t *instr);
+void pa_specialize_store_subscr(PyObject *container, PyObject *sub, uint32_t *instr);
+void pa_specialize_unpack_sequence(PyObject *seq, uint32_t *instr, int oparg);
+void pa_specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwnames,
+                        int is_meth);
+void pa_specialize_for_iter(PyObject *iter, uint32_t *instr);
+void pa_specialize_send(PyObject *receiver, uint32_t *instr);
+/* Own versions of the version tags CPython hands out with hidden functions. */
+uint32_t pa_keys_version(PyDictKeysObject *keys);
+uint32_t pa_func_version(PyFunctionObject *func);
+/* Index of `name` in a unicode-keys dict's entries, or -1. */
+Py_ssize_t pa_keys_index(PyDictKeysObject *keys, PyObject *name);
 
 /* ---- units ---- */
 pa_unit *pa_unit_for_code(PyCodeObject *co);          /* attached unit or NULL (no compile) */

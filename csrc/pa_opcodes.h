@@ -5,9 +5,12 @@
  * expands this list with its own definitions of the three macros:
  *
  *   PA_OP0(NAME, FLAGS)           an instruction with no inline cache
- *   PA_OPC(NAME, CACHE, FLAGS)    an instruction followed by the cache struct CACHE
- *                                 (a typedef in pa_caches.h; its first field is the
- *                                 adaptive counter of the family)
+ *   PA_OPC(NAME, CACHE, FLAGS)    the generic instruction of a family, followed by the
+ *                                 cache struct CACHE (a typedef in pa_caches.h; its first
+ *                                 field is the family's counter)
+ *   PA_SPEC(NAME, FAMILY, FLAGS)  an adaptive (PA_F_ADAPTIVE) or specialized form of
+ *                                 FAMILY: same operands and stack effect, same cache
+ *                                 (PA_CACHE_OF_<FAMILY> below)
  *
  * Instruction word: one 32-bit code unit, opcode in the low 8 bits, oparg in the high
  * 24 bits (pyadapt has no EXTENDED_ARG).  Cache units follow the word.  Opargs keep
@@ -23,6 +26,22 @@
 #define PA_F_NAME   2   /* oparg indexes co_names */
 #define PA_F_CONST  4   /* oparg indexes co_consts */
 #define PA_F_LOCAL  8   /* oparg indexes localsplus */
+#define PA_F_ADAPTIVE 16 /* the adaptive form of its family: counts down, then specializes */
+#define PA_F_SUPER  32  /* superinstruction: also executes the next instruction word */
+
+/* The cache layout of each family, for its PA_SPEC forms. */
+#define PA_CACHE_OF_LOAD_ATTR pa_cache_load_attr
+#define PA_CACHE_OF_LOAD_METHOD pa_cache_load_method
+#define PA_CACHE_OF_STORE_ATTR pa_cache_store_attr
+#define PA_CACHE_OF_LOAD_GLOBAL pa_cache_load_global
+#define PA_CACHE_OF_BINARY_OP pa_cache_binary_op
+#define PA_CACHE_OF_COMPARE_OP pa_cache_compare_op
+#define PA_CACHE_OF_BINARY_SUBSCR pa_cache_binary_subscr
+#define PA_CACHE_OF_STORE_SUBSCR pa_cache_store_subscr
+#define PA_CACHE_OF_UNPACK_SEQUENCE pa_cache_unpack_sequence
+#define PA_CACHE_OF_CALL pa_cache_call
+#define PA_CACHE_OF_FOR_ITER pa_cache_for_iter
+#define PA_CACHE_OF_SEND pa_cache_send
 
 #define PA_OPCODE_LIST \
     PA_OP0(NOP, 0)                          /* nothing */ \
@@ -126,4 +145,98 @@
     PA_OP0(DICT_MERGE, 0)                   /* dict at oparg merge TOS (call keywords) */ \
     PA_OP0(DICT_UPDATE, 0)                  /* dict at oparg .update(TOS) */ \
     PA_OPC(CALL, pa_cache_call, 0)          /* CPython's PRECALL+CALL: call with oparg arguments */ \
-    PA_OP0(KW_NAMES, PA_F_CONST)            /* keyword names co_consts[oparg] for the next CALL */
+    PA_OP0(KW_NAMES, PA_F_CONST)            /* keyword names co_consts[oparg] for the next CALL */ \
+    \
+    /* ---- quickening: superinstructions (adaptive mode only) ---- */ \
+    PA_OP0(LOAD_FAST__LOAD_FAST, PA_F_SUPER)   /* LOAD_FAST oparg; LOAD_FAST next */ \
+    PA_OP0(LOAD_FAST__LOAD_CONST, PA_F_SUPER)  /* LOAD_FAST oparg; LOAD_CONST next */ \
+    PA_OP0(LOAD_CONST__LOAD_FAST, PA_F_SUPER)  /* LOAD_CONST oparg; LOAD_FAST next */ \
+    PA_OP0(STORE_FAST__LOAD_FAST, PA_F_SUPER)  /* STORE_FAST oparg; LOAD_FAST next */ \
+    PA_OP0(STORE_FAST__STORE_FAST, PA_F_SUPER) /* STORE_FAST oparg; STORE_FAST next */ \
+    \
+    /* ---- adaptive and specialized forms, by family ---- */ \
+    PA_SPEC(LOAD_ATTR_ADAPTIVE, LOAD_ATTR, PA_F_NAME | PA_F_ADAPTIVE) \
+    PA_SPEC(LOAD_ATTR_INSTANCE_VALUE, LOAD_ATTR, PA_F_NAME)  /* value at index in the inline values */ \
+    PA_SPEC(LOAD_ATTR_WITH_HINT, LOAD_ATTR, PA_F_NAME)      /* instance __dict__ entry at hint */ \
+    PA_SPEC(LOAD_ATTR_SLOT, LOAD_ATTR, PA_F_NAME)           /* __slots__ member at offset */ \
+    PA_SPEC(LOAD_ATTR_MODULE, LOAD_ATTR, PA_F_NAME)         /* module __dict__ entry at index */ \
+    PA_SPEC(LOAD_ATTR_CLASS, LOAD_ATTR, PA_F_NAME)          /* class attribute (cached object) */ \
+    PA_SPEC(LOAD_ATTR_PROPERTY, LOAD_ATTR, PA_F_NAME)       /* calls a Python property getter inline */ \
+    PA_SPEC(LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN, LOAD_ATTR, PA_F_NAME) /* calls a Python __getattribute__ inline */ \
+    PA_SPEC(LOAD_METHOD_ADAPTIVE, LOAD_METHOD, PA_F_NAME | PA_F_ADAPTIVE) \
+    PA_SPEC(LOAD_METHOD_WITH_VALUES, LOAD_METHOD, PA_F_NAME) /* class method; instance has inline values */ \
+    PA_SPEC(LOAD_METHOD_NO_DICT, LOAD_METHOD, PA_F_NAME)     /* class method; instances have no __dict__ */ \
+    PA_SPEC(LOAD_METHOD_LAZY_DICT, LOAD_METHOD, PA_F_NAME)   /* class method; instance __dict__ not created */ \
+    PA_SPEC(LOAD_METHOD_CLASS, LOAD_METHOD, PA_F_NAME)       /* attribute of a class object */ \
+    PA_SPEC(LOAD_METHOD_MODULE, LOAD_METHOD, PA_F_NAME)      /* module attribute */ \
+    PA_SPEC(STORE_ATTR_ADAPTIVE, STORE_ATTR, PA_F_NAME | PA_F_ADAPTIVE) \
+    PA_SPEC(STORE_ATTR_INSTANCE_VALUE, STORE_ATTR, PA_F_NAME) /* inline values at index */ \
+    PA_SPEC(STORE_ATTR_WITH_HINT, STORE_ATTR, PA_F_NAME)     /* existing instance __dict__ entry */ \
+    PA_SPEC(STORE_ATTR_SLOT, STORE_ATTR, PA_F_NAME)          /* __slots__ member at offset */ \
+    PA_SPEC(LOAD_GLOBAL_ADAPTIVE, LOAD_GLOBAL, PA_F_ADAPTIVE) \
+    PA_SPEC(LOAD_GLOBAL_MODULE, LOAD_GLOBAL, 0)              /* globals entry at index, keys version guard */ \
+    PA_SPEC(LOAD_GLOBAL_BUILTIN, LOAD_GLOBAL, 0)             /* builtins entry at index, both keys versions */ \
+    PA_SPEC(BINARY_OP_ADAPTIVE, BINARY_OP, PA_F_ADAPTIVE) \
+    PA_SPEC(BINARY_OP_ADD_INT, BINARY_OP, 0) \
+    PA_SPEC(BINARY_OP_SUBTRACT_INT, BINARY_OP, 0) \
+    PA_SPEC(BINARY_OP_MULTIPLY_INT, BINARY_OP, 0) \
+    PA_SPEC(BINARY_OP_ADD_FLOAT, BINARY_OP, 0) \
+    PA_SPEC(BINARY_OP_SUBTRACT_FLOAT, BINARY_OP, 0) \
+    PA_SPEC(BINARY_OP_MULTIPLY_FLOAT, BINARY_OP, 0) \
+    PA_SPEC(BINARY_OP_TRUE_DIVIDE_FLOAT, BINARY_OP, 0) \
+    PA_SPEC(BINARY_OP_ADD_UNICODE, BINARY_OP, 0) \
+    PA_SPEC(BINARY_OP_INPLACE_ADD_UNICODE, BINARY_OP, 0)     /* s += t into the local s, in place */ \
+    PA_SPEC(BINARY_OP_INT_BITWISE, BINARY_OP, 0)             /* & | ^ on ints (oparg says which) */ \
+    PA_SPEC(BINARY_OP_FLOORDIV_MOD_INT, BINARY_OP, 0)        /* // and % on non-negative small ints */ \
+    PA_SPEC(COMPARE_OP_ADAPTIVE, COMPARE_OP, PA_F_ADAPTIVE) \
+    PA_SPEC(COMPARE_OP_INT, COMPARE_OP, 0) \
+    PA_SPEC(COMPARE_OP_FLOAT, COMPARE_OP, 0) \
+    PA_SPEC(COMPARE_OP_STR, COMPARE_OP, 0)                   /* == and != */ \
+    PA_SPEC(COMPARE_OP_INT_JUMP, COMPARE_OP, 0)              /* fused with the next POP_JUMP_IF_* */ \
+    PA_SPEC(COMPARE_OP_FLOAT_JUMP, COMPARE_OP, 0) \
+    PA_SPEC(COMPARE_OP_STR_JUMP, COMPARE_OP, 0) \
+    PA_SPEC(BINARY_SUBSCR_ADAPTIVE, BINARY_SUBSCR, PA_F_ADAPTIVE) \
+    PA_SPEC(BINARY_SUBSCR_LIST_INT, BINARY_SUBSCR, 0) \
+    PA_SPEC(BINARY_SUBSCR_TUPLE_INT, BINARY_SUBSCR, 0) \
+    PA_SPEC(BINARY_SUBSCR_DICT, BINARY_SUBSCR, 0) \
+    PA_SPEC(BINARY_SUBSCR_GETITEM, BINARY_SUBSCR, 0)         /* Python __getitem__, called inline */ \
+    PA_SPEC(STORE_SUBSCR_ADAPTIVE, STORE_SUBSCR, PA_F_ADAPTIVE) \
+    PA_SPEC(STORE_SUBSCR_LIST_INT, STORE_SUBSCR, 0) \
+    PA_SPEC(STORE_SUBSCR_DICT, STORE_SUBSCR, 0) \
+    PA_SPEC(UNPACK_SEQUENCE_ADAPTIVE, UNPACK_SEQUENCE, PA_F_ADAPTIVE) \
+    PA_SPEC(UNPACK_SEQUENCE_TWO_TUPLE, UNPACK_SEQUENCE, 0) \
+    PA_SPEC(UNPACK_SEQUENCE_TUPLE, UNPACK_SEQUENCE, 0) \
+    PA_SPEC(UNPACK_SEQUENCE_LIST, UNPACK_SEQUENCE, 0) \
+    PA_SPEC(CALL_ADAPTIVE, CALL, PA_F_ADAPTIVE) \
+    PA_SPEC(CALL_PY_EXACT_ARGS, CALL, 0)                     /* Python function, inline frame */ \
+    PA_SPEC(CALL_PY_WITH_DEFAULTS, CALL, 0) \
+    PA_SPEC(CALL_PY_CLASS, CALL, 0)                          /* Python class with a Python __init__ */ \
+    PA_SPEC(CALL_TYPE_1, CALL, 0)                            /* type(x) */ \
+    PA_SPEC(CALL_STR_1, CALL, 0)                             /* str(x) */ \
+    PA_SPEC(CALL_TUPLE_1, CALL, 0)                           /* tuple(x) */ \
+    PA_SPEC(CALL_LEN, CALL, 0)                               /* len(x) */ \
+    PA_SPEC(CALL_ISINSTANCE, CALL, 0)                        /* isinstance(x, t) */ \
+    PA_SPEC(CALL_LIST_APPEND, CALL, 0)                       /* list.append(x) */ \
+    PA_SPEC(CALL_BUILTIN_CLASS, CALL, 0)                     /* a type with tp_vectorcall */ \
+    PA_SPEC(CALL_BUILTIN_O, CALL, 0) \
+    PA_SPEC(CALL_BUILTIN_FAST, CALL, 0) \
+    PA_SPEC(CALL_BUILTIN_FAST_WITH_KEYWORDS, CALL, 0) \
+    PA_SPEC(CALL_METHOD_DESCRIPTOR_O, CALL, 0) \
+    PA_SPEC(CALL_METHOD_DESCRIPTOR_NOARGS, CALL, 0) \
+    PA_SPEC(CALL_METHOD_DESCRIPTOR_FAST, CALL, 0) \
+    PA_SPEC(CALL_METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS, CALL, 0) \
+    PA_SPEC(FOR_ITER_ADAPTIVE, FOR_ITER, PA_F_JUMP | PA_F_ADAPTIVE) \
+    PA_SPEC(FOR_ITER_LIST, FOR_ITER, PA_F_JUMP) \
+    PA_SPEC(FOR_ITER_TUPLE, FOR_ITER, PA_F_JUMP) \
+    PA_SPEC(FOR_ITER_RANGE, FOR_ITER, PA_F_JUMP) \
+    PA_SPEC(FOR_ITER_GEN, FOR_ITER, PA_F_JUMP) \
+    PA_SPEC(SEND_ADAPTIVE, SEND, PA_F_JUMP | PA_F_ADAPTIVE) \
+    PA_SPEC(SEND_GEN, SEND, PA_F_JUMP)
+
+/* Superinstructions: which pair of instructions each one fuses (see pa_unit_quicken). */
+#define PA_SUPERINSTRUCTION_LIST \
+    PA_SUPER(LOAD_FAST, LOAD_FAST, LOAD_FAST__LOAD_FAST) \
+    PA_SUPER(LOAD_FAST, LOAD_CONST, LOAD_FAST__LOAD_CONST) \
+    PA_SUPER(LOAD_CONST, LOAD_FAST, LOAD_CONST__LOAD_FAST) \
+    PA_SUPER(STORE_FAST, LOAD_FAST, STORE_FAST__LOAD_FAST) \
+    PA_SUPER(STORE_FAST, STORE_FAST, STORE_FAST__STORE_FAST)

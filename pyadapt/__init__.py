@@ -38,13 +38,56 @@ def _check_eg_match(exc_value, match_type):
 _core._set_runtime(_compiler.compile_for_hook, _runtime.prep_reraise_star,
                    _runtime.match_class, _runtime.match_keys, _check_eg_match)
 
-__all__ = ["run", "jit", "stats", "reset_stats", "unit_info", "enable", "disable",
-           "is_enabled"]
+__all__ = ["run", "jit", "configure", "config", "stats", "reset_stats", "unit_info",
+           "enable", "disable", "is_enabled"]
 
 run = _core.run
 enable = _core.enable
 disable = _core.disable
 is_enabled = _core.is_enabled
+
+
+def config():
+    """The current configuration: specialize (bool), warmup (int)."""
+    c = _lib.pa_config
+    return {"specialize": bool(c.specialize), "warmup": c.warmup}
+
+
+def configure(*, specialize=None, warmup=None):
+    """Set pyadapt's mode.
+
+    specialize=False is generic mode: no adaptive instructions, no specialization, no
+    superinstructions -- the baseline of every comparison.  warmup is how many times an
+    adaptive instruction runs generically before it tries to specialize (0: at once;
+    "never" is the same as specialize=False).  Every unit already compiled is re-quickened
+    in place, so the setting applies to all code from now on.
+    """
+    current = config()
+    if warmup == "never":
+        specialize, warmup = False, current["warmup"]
+    if specialize is None:
+        specialize = current["specialize"]
+    if warmup is None:
+        warmup = current["warmup"]
+    if not isinstance(warmup, int) or isinstance(warmup, bool) or not 0 <= warmup < 1 << 24:
+        raise ValueError("warmup must be an int in [0, 2**24) or 'never', not %r" % (warmup,))
+    _core._configure(bool(specialize), warmup)
+
+
+def _configure_from_environment():
+    import os
+    spec = os.environ.get("PYADAPT_SPECIALIZE")
+    warmup = os.environ.get("PYADAPT_WARMUP")
+    kwargs = {}
+    if spec is not None:
+        kwargs["specialize"] = spec not in ("0", "", "false", "no", "off")
+    if warmup is not None:
+        kwargs["warmup"] = "never" if warmup == "never" else int(warmup)
+    if kwargs:
+        configure(**kwargs)
+
+
+_configure_from_environment()
 
 
 def _mark_jit(code):

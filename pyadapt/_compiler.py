@@ -39,7 +39,7 @@ def _load_opinfo():
 
 OPS = _load_opinfo()
 OPNAMES = {info.code: name for name, info in OPS.items()}
-F_JUMP = lib.PA_F_JUMP if hasattr(lib, "PA_F_JUMP") else 1
+F_JUMP = lib.PA_F_JUMP
 MAX_OPARG = (1 << 24) - 1
 
 
@@ -180,6 +180,9 @@ def compile_code(code):
     for i, (start, end, target, depth, lasti) in enumerate(exc):
         e = unit.exc[i]
         e.start, e.end, e.handler, e.depth, e.lasti = start, end, target, depth, lasti
+    if lib.pa_unit_finish(unit) != 0:      # keeps the generic code, quickens per pa_config
+        lib.pa_unit_free(unit)
+        raise MemoryError("pa_unit_finish")
     return unit
 
 

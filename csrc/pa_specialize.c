@@ -1,0 +1,935 @@
+/* pa_specialize.c -- the specializer.
+ *
+ * Each pa_specialize_<family>() looks at the live operands of an adaptive instruction and
+ * either rewrites it in place into a specialized form (the opcode in the instruction word,
+ * the guard data in its inline cache) or records why it cannot and backs off
+ * exponentially.  The specialized forms (pa_eval.c) check only the guards set up here:
+ * type version tags, dict keys versions, function versions, exact types.
+ *
+ * Version tags: a type's tp_version_tag is assigned by _PyType_Lookup (exported) as a side
+ * effect.  Dict keys versions and function versions are assigned in CPython 3.11 by hidden
+ * functions; pyadapt assigns its own when the field is 0, from a counter that starts at
+ * 2**31 so that it never meets the small numbers CPython's own counters hand out.  CPython
+ * resets both fields to 0 whenever the keys or the function change, which is what makes
+ * them guards.
+ */
+#include "pa_internal.h"
+#include "pa_caches.h"
+#include "structmember.h"
+#include "opcode.h"
+#include "internal/pycore_moduleobject.h"
+
+pa_opstats pa_op_stats[256];
+pa_config_t pa_config = {1, 2, 52, 12};
+
+#define PA_FAIL_KINDS(X) \
+    X(NONE, "none") \
+    X(OTHER, "other") \
+    X(NO_TYPE_VERSION, "type has no version tag") \
+    X(GETATTRO, "type overrides attribute access in C") \
+    X(GETATTRIBUTE, "__getattribute__ not a simple Python function") \
+    X(NOT_IN_VALUES, "attribute not in the instance's shared keys") \
+    X(DICT_MATERIALIZED, "instance __dict__ materialized") \
+    X(NO_MANAGED_DICT, "instance dict not managed by the type") \
+    X(DESCRIPTOR, "descriptor of an unsupported kind") \
+    X(CLASS_ATTR, "plain class attribute on an instance") \
+    X(SHADOWED, "class attribute shadowed by the instance") \
+    X(NOT_FOUND, "name not found") \
+    X(METACLASS, "metaclass is not type") \
+    X(KEYS_NOT_UNICODE, "dict has non-str keys") \
+    X(NOT_DICT, "globals or builtins not an exact dict") \
+    X(OPERANDS, "operand types not specialized") \
+    X(DIFFERENT_TYPES, "operands of different types") \
+    X(OP, "operator not specialized") \
+    X(BIG_INT, "int beyond one digit") \
+    X(NEGATIVE_OR_RANGE, "index negative or out of range") \
+    X(CONTAINER, "container type not specialized") \
+    X(SEQUENCE, "sequence type or length not specialized") \
+    X(CALLABLE, "callable kind not specialized") \
+    X(KWNAMES, "call with keyword arguments") \
+    X(ARGS_SHAPE, "arguments do not match the parameters simply") \
+    X(GENERATOR_FUNC, "generator or coroutine function") \
+    X(UNCOMPILABLE, "callee could not be compiled") \
+    X(CUSTOM_NEW, "class with custom __new__ or metaclass") \
+    X(ITERATOR, "iterator type not specialized") \
+    X(GEN_STATE, "generator running or finished") \
+    X(SLOT_KIND, "member descriptor of an unsupported kind")
+
+enum {
+#define PA_FAIL_ENUM(NAME, TEXT) PA_FAIL_##NAME,
+    PA_FAIL_KINDS(PA_FAIL_ENUM)
+#undef PA_FAIL_ENUM
+    PA_FAIL_COUNT
+};
+_Static_assert(PA_FAIL_COUNT <= PA_NUM_FAIL_KINDS, "too many failure kinds");
+
+const char *const pa_fail_names[PA_NUM_FAIL_KINDS] = {
+#define PA_FAIL_NAME(NAME, TEXT) [PA_FAIL_##NAME] = TEXT,
+    PA_FAIL_KINDS(PA_FAIL_NAME)
+#undef PA_FAIL_NAME
+};
+
+/* ---- versions ---- */
+
+static uint32_t next_own_version = 0x80000000u;
+
+uint32_t
+pa_keys_version(PyDictKeysObject *keys)
+{
+    if (keys->dk_version == 0 && next_own_version != 0) {
+        keys->dk_version = next_own_version++;
+    }
+    return keys->dk_version;
+}
+
+uint32_t
+pa_func_version(PyFunctionObject *func)
+{
+    if (func->func_version == 0 && next_own_version != 0) {
+        func->func_version = next_own_version++;
+    }
+    return func->func_version;
+}
+
+static uint32_t
+type_version(PyTypeObject *tp, PyObject *name)
+{
+    /* _PyType_Lookup assigns a version tag when it caches a lookup. */
+    if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) {
+        (void)_PyType_Lookup(tp, name);
+    }
+    return (tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) ? tp->tp_version_tag : 0;
+}
+
+Py_ssize_t
+pa_keys_index(PyDictKeysObject *keys, PyObject *name)
+{
+    if (!DK_IS_UNICODE(keys)) {
+        return -1;
+    }
+    PyDictUnicodeEntry *entries = DK_UNICODE_ENTRIES(keys);
+    for (Py_ssize_t i = 0; i < keys->dk_nentries; i++) {
+        if (entries[i].me_key == name) {
+            return i;
+        }
+    }
+    for (Py_ssize_t i = 0; i < keys->dk_nentries; i++) {
+        PyObject *key = entries[i].me_key;
+        if (key != NULL && PyUnicode_CheckExact(key) && _PyUnicode_Equal(key, name)) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* ---- outcome bookkeeping ---- */
+
+static void
+write_ptr(uint32_t *lo, uint32_t *hi, void *ptr)
+{
+    uint64_t v = (uint64_t)(uintptr_t)ptr;
+    *lo = (uint32_t)v;
+    *hi = (uint32_t)(v >> 32);
+}
+
+static void
+success(uint32_t *instr, int op)
+{
+    int family = pa_family_of[op];
+    PA_SET_OPCODE(instr, op);
+    instr[1] = pa_config.miss_budget;
+    pa_op_stats[family].specialized++;
+}
+
+static void
+failure(uint32_t *instr, int kind)
+{
+    int family = pa_family_of[*instr & 0xFF];
+    uint32_t backoff = PA_COUNTER_BACKOFF(instr[1]);
+    if (backoff < pa_config.max_backoff) {
+        backoff++;
+    }
+    instr[1] = (backoff << 24) | ((1u << backoff) - 1);
+    pa_op_stats[family].failures++;
+    pa_op_stats[family].failure_kinds[kind]++;
+}
+
+/* ---- attributes ---- */
+
+static int
+is_method_descriptor(PyObject *descr)
+{
+    return descr != NULL && (Py_TYPE(descr)->tp_flags & Py_TPFLAGS_METHOD_DESCRIPTOR);
+}
+
+/* A Python function that can be called with exactly `nargs` positional arguments and
+ * nothing else, in an inline frame. */
+static int
+simple_function(PyObject *f, int nargs)
+{
+    if (!PyFunction_Check(f)) {
+        return 0;
+    }
+    PyCodeObject *co = (PyCodeObject *)((PyFunctionObject *)f)->func_code;
+    if (co->co_flags & (CO_VARARGS | CO_VARKEYWORDS | CO_GENERATOR | CO_COROUTINE
+                        | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE)) {
+        return 0;
+    }
+    if (co->co_argcount != nargs || co->co_kwonlyargcount != 0) {
+        return 0;
+    }
+    pa_unit *u = pa_get_or_compile(co);
+    return u != NULL && u->reject_reason == 0 && pa_func_version((PyFunctionObject *)f) != 0;
+}
+
+/* A module attribute: `version_field` gets the module dict's keys version, `index_field`
+ * the entry index.  Returns a failure kind, or PA_FAIL_NONE (the caller then succeeds). */
+static int
+module_attr(PyObject *module, PyObject *name, uint32_t *version_field, uint32_t *index_field)
+{
+    PyDictObject *dict = (PyDictObject *)((PyModuleObject *)module)->md_dict;
+    if (dict == NULL || !PyDict_CheckExact(dict)) {
+        return PA_FAIL_NOT_DICT;
+    }
+    if (!DK_IS_UNICODE(dict->ma_keys)) {
+        return PA_FAIL_KEYS_NOT_UNICODE;
+    }
+    Py_ssize_t index = pa_keys_index(dict->ma_keys, name);
+    if (index < 0) {
+        return PA_FAIL_NOT_FOUND;
+    }
+    uint32_t version = pa_keys_version(dict->ma_keys);
+    if (version == 0) {
+        return PA_FAIL_OTHER;
+    }
+    *version_field = version;
+    *index_field = (uint32_t)index;
+    return PA_FAIL_NONE;
+}
+
+void
+pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
+{
+    pa_cache_load_attr *cache = (pa_cache_load_attr *)(instr + 1);
+    PyTypeObject *tp = Py_TYPE(owner);
+    int kind;
+    if (PyModule_CheckExact(owner)) {
+        kind = module_attr(owner, name, &cache->type_version, &cache->index);
+        if (kind == PA_FAIL_NONE) {
+            success(instr, PA_LOAD_ATTR_MODULE);
+        }
+        goto done;
+    }
+    if (PyType_Check(owner)) {
+        /* Class attributes: the metaclass must be `type` itself (no metaclass descriptors
+         * or __getattribute__), and the attribute a plain value or a function. */
+        PyTypeObject *cls = (PyTypeObject *)owner;
+        if (tp != &PyType_Type) {
+            kind = PA_FAIL_METACLASS;
+            goto done;
+        }
+        if (_PyType_Lookup(&PyType_Type, name) != NULL) {
+            kind = PA_FAIL_DESCRIPTOR;
+            goto done;
+        }
+        uint32_t version = type_version(cls, name);
+        PyObject *descr = _PyType_Lookup(cls, name);
+        if (version == 0) {
+            kind = PA_FAIL_NO_TYPE_VERSION;
+            goto done;
+        }
+        if (descr == NULL) {
+            kind = PA_FAIL_NOT_FOUND;
+            goto done;
+        }
+        if (Py_TYPE(descr)->tp_descr_get != NULL && !PyFunction_Check(descr)) {
+            kind = PA_FAIL_DESCRIPTOR;
+            goto done;
+        }
+        cache->type_version = version;
+        write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
+        success(instr, PA_LOAD_ATTR_CLASS);
+        return;
+    }
+    uint32_t version = type_version(tp, name);
+    if (version == 0) {
+        kind = PA_FAIL_NO_TYPE_VERSION;
+        goto done;
+    }
+    if (tp->tp_getattro != PyObject_GenericGetAttr) {
+        /* A Python __getattribute__ (and no __getattr__): call it directly. */
+        PyObject *getattribute = _PyType_Lookup(tp, &_Py_ID(__getattribute__));
+        if (!(tp->tp_flags & Py_TPFLAGS_HEAPTYPE)
+                || _PyType_Lookup(tp, &_Py_ID(__getattr__)) != NULL
+                || !simple_function(getattribute, 2)) {
+            kind = getattribute != NULL && PyFunction_Check(getattribute)
+                   ? PA_FAIL_GETATTRIBUTE : PA_FAIL_GETATTRO;
+            goto done;
+        }
+        cache->type_version = version;
+        cache->index = pa_func_version((PyFunctionObject *)getattribute);
+        write_ptr(&cache->descr_lo, &cache->descr_hi, getattribute);
+        success(instr, PA_LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN);
+        return;
+    }
+    PyObject *descr = _PyType_Lookup(tp, name);
+    if (descr != NULL) {
+        PyTypeObject *dt = Py_TYPE(descr);
+        if (dt == &PyMemberDescr_Type) {
+            PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
+            if (m->type != T_OBJECT_EX || m->offset <= 0) {
+                kind = PA_FAIL_SLOT_KIND;
+                goto done;
+            }
+            cache->type_version = version;
+            cache->index = (uint32_t)m->offset;
+            success(instr, PA_LOAD_ATTR_SLOT);
+            return;
+        }
+        if (dt == &PyProperty_Type) {
+            PyObject *fget = ((pa_property311 *)descr)->prop_get;
+            if (fget == NULL || !simple_function(fget, 1)) {
+                kind = PA_FAIL_DESCRIPTOR;
+                goto done;
+            }
+            cache->type_version = version;
+            cache->index = pa_func_version((PyFunctionObject *)fget);
+            write_ptr(&cache->descr_lo, &cache->descr_hi, fget);
+            success(instr, PA_LOAD_ATTR_PROPERTY);
+            return;
+        }
+        kind = dt->tp_descr_get != NULL ? PA_FAIL_DESCRIPTOR : PA_FAIL_CLASS_ATTR;
+        goto done;
+    }
+    if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT)) {
+        kind = PA_FAIL_NO_MANAGED_DICT;
+        goto done;
+    }
+    PyDictValues *values = *_PyObject_ValuesPointer(owner);
+    if (values != NULL) {
+        PyDictKeysObject *keys = ((PyHeapTypeObject *)tp)->ht_cached_keys;
+        Py_ssize_t index = keys != NULL ? pa_keys_index(keys, name) : -1;
+        if (index < 0) {
+            kind = PA_FAIL_NOT_IN_VALUES;
+            goto done;
+        }
+        cache->type_version = version;
+        cache->index = (uint32_t)index;
+        success(instr, PA_LOAD_ATTR_INSTANCE_VALUE);
+        return;
+    }
+    PyDictObject *dict = (PyDictObject *)*_PyObject_ManagedDictPointer(owner);
+    if (dict == NULL || !PyDict_CheckExact(dict)) {
+        kind = PA_FAIL_NOT_FOUND;
+        goto done;
+    }
+    Py_ssize_t hint = pa_keys_index(dict->ma_keys, name);
+    if (hint < 0) {
+        kind = DK_IS_UNICODE(dict->ma_keys) ? PA_FAIL_NOT_FOUND : PA_FAIL_KEYS_NOT_UNICODE;
+        goto done;
+    }
+    cache->type_version = version;
+    cache->index = (uint32_t)hint;
+    success(instr, PA_LOAD_ATTR_WITH_HINT);
+    return;
+done:
+    if (kind != PA_FAIL_NONE) {
+        failure(instr, kind);
+    }
+}
+
+void
+pa_specialize_load_method(PyObject *owner, PyObject *name, uint32_t *instr)
+{
+    pa_cache_load_method *cache = (pa_cache_load_method *)(instr + 1);
+    PyTypeObject *tp = Py_TYPE(owner);
+    int kind = PA_FAIL_NONE;
+    if (PyModule_CheckExact(owner)) {
+        kind = module_attr(owner, name, &cache->type_version, &cache->keys_version);
+        if (kind == PA_FAIL_NONE) {
+            success(instr, PA_LOAD_METHOD_MODULE);
+        }
+        goto done;
+    }
+    if (PyType_Check(owner)) {
+        PyTypeObject *cls = (PyTypeObject *)owner;
+        if (tp != &PyType_Type) {
+            kind = PA_FAIL_METACLASS;
+            goto done;
+        }
+        if (_PyType_Lookup(&PyType_Type, name) != NULL) {
+            kind = PA_FAIL_DESCRIPTOR;
+            goto done;
+        }
+        uint32_t version = type_version(cls, name);
+        PyObject *descr = _PyType_Lookup(cls, name);
+        if (version == 0 || descr == NULL) {
+            kind = version == 0 ? PA_FAIL_NO_TYPE_VERSION : PA_FAIL_NOT_FOUND;
+            goto done;
+        }
+        if (Py_TYPE(descr)->tp_descr_get != NULL && !PyFunction_Check(descr)) {
+            kind = PA_FAIL_DESCRIPTOR;
+            goto done;
+        }
+        cache->type_version = version;
+        write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
+        success(instr, PA_LOAD_METHOD_CLASS);
+        return;
+    }
+    uint32_t version = type_version(tp, name);
+    if (version == 0) {
+        kind = PA_FAIL_NO_TYPE_VERSION;
+        goto done;
+    }
+    if (tp->tp_getattro != PyObject_GenericGetAttr) {
+        kind = PA_FAIL_GETATTRO;
+        goto done;
+    }
+    PyObject *descr = _PyType_Lookup(tp, name);
+    if (!is_method_descriptor(descr)) {
+        kind = descr == NULL ? PA_FAIL_NOT_FOUND : PA_FAIL_DESCRIPTOR;
+        goto done;
+    }
+    cache->type_version = version;
+    write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
+    if (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) {
+        if (*_PyObject_ManagedDictPointer(owner) != NULL) {
+            kind = PA_FAIL_DICT_MATERIALIZED;
+            goto done;
+        }
+        PyDictKeysObject *keys = ((PyHeapTypeObject *)tp)->ht_cached_keys;
+        if (keys == NULL) {
+            kind = PA_FAIL_OTHER;
+            goto done;
+        }
+        if (pa_keys_index(keys, name) >= 0) {
+            kind = PA_FAIL_SHADOWED;
+            goto done;
+        }
+        uint32_t kv = pa_keys_version(keys);
+        if (kv == 0) {
+            kind = PA_FAIL_OTHER;
+            goto done;
+        }
+        cache->keys_version = kv;
+        success(instr, PA_LOAD_METHOD_WITH_VALUES);
+        return;
+    }
+    if (tp->tp_dictoffset == 0) {
+        success(instr, PA_LOAD_METHOD_NO_DICT);
+        return;
+    }
+    if (tp->tp_dictoffset > 0) {
+        PyObject **dictptr = (PyObject **)((char *)owner + tp->tp_dictoffset);
+        if (*dictptr != NULL) {
+            kind = PA_FAIL_DICT_MATERIALIZED;
+            goto done;
+        }
+        cache->keys_version = (uint32_t)tp->tp_dictoffset;
+        success(instr, PA_LOAD_METHOD_LAZY_DICT);
+        return;
+    }
+    kind = PA_FAIL_NO_MANAGED_DICT;
+done:
+    if (kind != PA_FAIL_NONE) {
+        failure(instr, kind);
+    }
+}
+
+void
+pa_specialize_store_attr(PyObject *owner, PyObject *name, uint32_t *instr)
+{
+    pa_cache_store_attr *cache = (pa_cache_store_attr *)(instr + 1);
+    PyTypeObject *tp = Py_TYPE(owner);
+    int kind;
+    if (PyModule_CheckExact(owner) || PyType_Check(owner)) {
+        kind = PA_FAIL_CONTAINER;
+        goto fail;
+    }
+    uint32_t version = type_version(tp, name);
+    if (version == 0) {
+        kind = PA_FAIL_NO_TYPE_VERSION;
+        goto fail;
+    }
+    if (tp->tp_setattro != PyObject_GenericSetAttr) {
+        kind = PA_FAIL_GETATTRO;
+        goto fail;
+    }
+    PyObject *descr = _PyType_Lookup(tp, name);
+    if (descr != NULL) {
+        if (Py_TYPE(descr) == &PyMemberDescr_Type) {
+            PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
+            if (m->type != T_OBJECT_EX || (m->flags & READONLY) || m->offset <= 0) {
+                kind = PA_FAIL_SLOT_KIND;
+                goto fail;
+            }
+            cache->type_version = version;
+            cache->index = (uint32_t)m->offset;
+            success(instr, PA_STORE_ATTR_SLOT);
+            return;
+        }
+        kind = Py_TYPE(descr)->tp_descr_set != NULL ? PA_FAIL_DESCRIPTOR : PA_FAIL_CLASS_ATTR;
+        if (Py_TYPE(descr)->tp_descr_set != NULL) {
+            goto fail;
+        }
+        /* a plain class attribute: the store goes to the instance, as below */
+    }
+    if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT)) {
+        kind = PA_FAIL_NO_MANAGED_DICT;
+        goto fail;
+    }
+    PyDictValues *values = *_PyObject_ValuesPointer(owner);
+    if (values != NULL) {
+        PyDictKeysObject *keys = ((PyHeapTypeObject *)tp)->ht_cached_keys;
+        Py_ssize_t index = keys != NULL ? pa_keys_index(keys, name) : -1;
+        if (index < 0) {
+            kind = PA_FAIL_NOT_IN_VALUES;
+            goto fail;
+        }
+        cache->type_version = version;
+        cache->index = (uint32_t)index;
+        success(instr, PA_STORE_ATTR_INSTANCE_VALUE);
+        return;
+    }
+    PyDictObject *dict = (PyDictObject *)*_PyObject_ManagedDictPointer(owner);
+    if (dict == NULL || !PyDict_CheckExact(dict)) {
+        kind = PA_FAIL_NOT_FOUND;
+        goto fail;
+    }
+    Py_ssize_t hint = pa_keys_index(dict->ma_keys, name);
+    if (hint < 0) {
+        kind = PA_FAIL_NOT_FOUND;
+        goto fail;
+    }
+    cache->type_version = version;
+    cache->index = (uint32_t)hint;
+    success(instr, PA_STORE_ATTR_WITH_HINT);
+    return;
+fail:
+    failure(instr, kind);
+}
+
+void
+pa_specialize_load_global(PyObject *globals, PyObject *builtins, PyObject *name,
+                          uint32_t *instr)
+{
+    pa_cache_load_global *cache = (pa_cache_load_global *)(instr + 1);
+    int kind;
+    if (!PyDict_CheckExact(globals) || !PyDict_CheckExact(builtins)) {
+        kind = PA_FAIL_NOT_DICT;
+        goto fail;
+    }
+    PyDictKeysObject *gkeys = ((PyDictObject *)globals)->ma_keys;
+    PyDictKeysObject *bkeys = ((PyDictObject *)builtins)->ma_keys;
+    if (!DK_IS_UNICODE(gkeys) || !DK_IS_UNICODE(bkeys)) {
+        kind = PA_FAIL_KEYS_NOT_UNICODE;
+        goto fail;
+    }
+    Py_ssize_t index = pa_keys_index(gkeys, name);
+    if (index >= 0) {
+        uint32_t gv = pa_keys_version(gkeys);
+        if (gv == 0) {
+            kind = PA_FAIL_OTHER;
+            goto fail;
+        }
+        cache->module_keys_version = gv;
+        cache->index = (uint32_t)index;
+        success(instr, PA_LOAD_GLOBAL_MODULE);
+        return;
+    }
+    index = pa_keys_index(bkeys, name);
+    if (index < 0) {
+        kind = PA_FAIL_NOT_FOUND;
+        goto fail;
+    }
+    uint32_t gv = pa_keys_version(gkeys), bv = pa_keys_version(bkeys);
+    if (gv == 0 || bv == 0) {
+        kind = PA_FAIL_OTHER;
+        goto fail;
+    }
+    cache->module_keys_version = gv;
+    cache->builtin_keys_version = bv;
+    cache->index = (uint32_t)index;
+    success(instr, PA_LOAD_GLOBAL_BUILTIN);
+    return;
+fail:
+    failure(instr, kind);
+}
+
+/* ---- arithmetic and comparisons ---- */
+
+static int
+is_small_int(PyObject *o)
+{
+    return PyLong_CheckExact(o) && (size_t)(Py_SIZE(o) + 1) <= 2;
+}
+
+void
+pa_specialize_binary_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg,
+                        PyObject **locals)
+{
+    int kind;
+    if (Py_TYPE(lhs) != Py_TYPE(rhs)) {
+        kind = PA_FAIL_DIFFERENT_TYPES;
+        goto fail;
+    }
+    int op = oparg >= NB_INPLACE_ADD ? oparg - NB_INPLACE_ADD : oparg;
+    if (PyUnicode_CheckExact(lhs)) {
+        if (op != NB_ADD) {
+            kind = PA_FAIL_OP;
+            goto fail;
+        }
+        /* `s += t` (or s = s + t) stored back into the same local: extend in place */
+        uint32_t next = instr[1 + PA_CACHE_UNITS(pa_cache_binary_op)];
+        int next_op = next & 0xFF;
+        if (next_op == PA_STORE_FAST || next_op == PA_STORE_FAST__LOAD_FAST
+                || next_op == PA_STORE_FAST__STORE_FAST) {
+            if (locals[next >> 8] == lhs) {
+                success(instr, PA_BINARY_OP_INPLACE_ADD_UNICODE);
+                return;
+            }
+        }
+        success(instr, PA_BINARY_OP_ADD_UNICODE);
+        return;
+    }
+    if (PyFloat_CheckExact(lhs)) {
+        switch (op) {
+        case NB_ADD: success(instr, PA_BINARY_OP_ADD_FLOAT); return;
+        case NB_SUBTRACT: success(instr, PA_BINARY_OP_SUBTRACT_FLOAT); return;
+        case NB_MULTIPLY: success(instr, PA_BINARY_OP_MULTIPLY_FLOAT); return;
+        case NB_TRUE_DIVIDE: success(instr, PA_BINARY_OP_TRUE_DIVIDE_FLOAT); return;
+        }
+        kind = PA_FAIL_OP;
+        goto fail;
+    }
+    if (PyLong_CheckExact(lhs)) {
+        switch (op) {
+        case NB_ADD: success(instr, PA_BINARY_OP_ADD_INT); return;
+        case NB_SUBTRACT: success(instr, PA_BINARY_OP_SUBTRACT_INT); return;
+        case NB_MULTIPLY: success(instr, PA_BINARY_OP_MULTIPLY_INT); return;
+        case NB_AND: case NB_OR: case NB_XOR:
+            success(instr, PA_BINARY_OP_INT_BITWISE);
+            return;
+        case NB_FLOOR_DIVIDE: case NB_REMAINDER:
+            if (!is_small_int(lhs) || !is_small_int(rhs)) {
+                kind = PA_FAIL_BIG_INT;
+                goto fail;
+            }
+            success(instr, PA_BINARY_OP_FLOORDIV_MOD_INT);
+            return;
+        }
+        kind = PA_FAIL_OP;
+        goto fail;
+    }
+    kind = PA_FAIL_OPERANDS;
+fail:
+    failure(instr, kind);
+}
+
+void
+pa_specialize_compare_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg)
+{
+    pa_cache_compare_op *cache = (pa_cache_compare_op *)(instr + 1);
+    uint32_t next = instr[1 + PA_CACHE_UNITS(pa_cache_compare_op)];
+    int next_op = next & 0xFF;
+    int fuse = next_op == PA_POP_JUMP_IF_FALSE || next_op == PA_POP_JUMP_IF_TRUE;
+    int kind;
+    cache->mask = (uint32_t)oparg;
+    if (Py_TYPE(lhs) != Py_TYPE(rhs)) {
+        kind = PA_FAIL_DIFFERENT_TYPES;
+        goto fail;
+    }
+    if (PyFloat_CheckExact(lhs)) {
+        success(instr, fuse ? PA_COMPARE_OP_FLOAT_JUMP : PA_COMPARE_OP_FLOAT);
+        return;
+    }
+    if (PyLong_CheckExact(lhs)) {
+        if (!is_small_int(lhs) || !is_small_int(rhs)) {
+            kind = PA_FAIL_BIG_INT;
+            goto fail;
+        }
+        success(instr, fuse ? PA_COMPARE_OP_INT_JUMP : PA_COMPARE_OP_INT);
+        return;
+    }
+    if (PyUnicode_CheckExact(lhs)) {
+        if (oparg != Py_EQ && oparg != Py_NE) {
+            kind = PA_FAIL_OP;
+            goto fail;
+        }
+        success(instr, fuse ? PA_COMPARE_OP_STR_JUMP : PA_COMPARE_OP_STR);
+        return;
+    }
+    kind = PA_FAIL_OPERANDS;
+fail:
+    failure(instr, kind);
+}
+
+/* ---- subscripts and unpacking ---- */
+
+void
+pa_specialize_binary_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
+{
+    pa_cache_binary_subscr *cache = (pa_cache_binary_subscr *)(instr + 1);
+    PyTypeObject *tp = Py_TYPE(container);
+    int kind;
+    if (tp == &PyList_Type || tp == &PyTuple_Type) {
+        if (!PyLong_CheckExact(sub)) {
+            kind = PA_FAIL_OPERANDS;
+            goto fail;
+        }
+        if ((size_t)Py_SIZE(sub) > 1) {
+            kind = PA_FAIL_NEGATIVE_OR_RANGE;
+            goto fail;
+        }
+        success(instr, tp == &PyList_Type ? PA_BINARY_SUBSCR_LIST_INT
+                                          : PA_BINARY_SUBSCR_TUPLE_INT);
+        return;
+    }
+    if (tp == &PyDict_Type) {
+        success(instr, PA_BINARY_SUBSCR_DICT);
+        return;
+    }
+    if (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) {
+        PyObject *getitem = _PyType_Lookup(tp, &_Py_ID(__getitem__));
+        uint32_t version = type_version(tp, &_Py_ID(__getitem__));
+        if (version == 0) {
+            kind = PA_FAIL_NO_TYPE_VERSION;
+            goto fail;
+        }
+        if (!simple_function(getitem, 2)) {
+            kind = PA_FAIL_CALLABLE;
+            goto fail;
+        }
+        /* the function lives in the type's specializer slot; the version guards it */
+        ((PyHeapTypeObject *)tp)->_spec_cache.getitem = getitem;
+        cache->type_version = version;
+        cache->func_version = pa_func_version((PyFunctionObject *)getitem);
+        success(instr, PA_BINARY_SUBSCR_GETITEM);
+        return;
+    }
+    kind = PA_FAIL_CONTAINER;
+fail:
+    failure(instr, kind);
+}
+
+void
+pa_specialize_store_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
+{
+    PyTypeObject *tp = Py_TYPE(container);
+    int kind;
+    if (tp == &PyList_Type) {
+        if (!PyLong_CheckExact(sub) || (size_t)Py_SIZE(sub) > 1) {
+            kind = PyLong_CheckExact(sub) ? PA_FAIL_NEGATIVE_OR_RANGE : PA_FAIL_OPERANDS;
+            goto fail;
+        }
+        success(instr, PA_STORE_SUBSCR_LIST_INT);
+        return;
+    }
+    if (tp == &PyDict_Type) {
+        success(instr, PA_STORE_SUBSCR_DICT);
+        return;
+    }
+    kind = PA_FAIL_CONTAINER;
+fail:
+    failure(instr, kind);
+}
+
+void
+pa_specialize_unpack_sequence(PyObject *seq, uint32_t *instr, int oparg)
+{
+    if (PyTuple_CheckExact(seq) && PyTuple_GET_SIZE(seq) == oparg) {
+        success(instr, oparg == 2 ? PA_UNPACK_SEQUENCE_TWO_TUPLE : PA_UNPACK_SEQUENCE_TUPLE);
+        return;
+    }
+    if (PyList_CheckExact(seq) && PyList_GET_SIZE(seq) == oparg) {
+        success(instr, PA_UNPACK_SEQUENCE_LIST);
+        return;
+    }
+    failure(instr, PA_FAIL_SEQUENCE);
+}
+
+/* ---- calls ---- */
+
+static PyObject *
+builtin(const char *name)
+{
+    PyObject *builtins = PyEval_GetBuiltins();
+    return builtins == NULL ? NULL : PyDict_GetItemString(builtins, name);
+}
+
+void
+pa_specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwnames,
+                   int is_meth)
+{
+    pa_cache_call *cache = (pa_cache_call *)(instr + 1);
+    int kind;
+    PyTypeObject *ct = Py_TYPE(callable);
+    if (ct == &PyFunction_Type) {
+        PyFunctionObject *func = (PyFunctionObject *)callable;
+        PyCodeObject *co = (PyCodeObject *)func->func_code;
+        if (kwnames != NULL) {
+            kind = PA_FAIL_KWNAMES;
+            goto fail;
+        }
+        if (co->co_flags & (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR
+                            | CO_ITERABLE_COROUTINE)) {
+            kind = PA_FAIL_GENERATOR_FUNC;
+            goto fail;
+        }
+        if ((co->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) || co->co_kwonlyargcount) {
+            kind = PA_FAIL_ARGS_SHAPE;
+            goto fail;
+        }
+        pa_unit *u = pa_get_or_compile(co);
+        if (u == NULL || u->reject_reason != 0) {
+            kind = PA_FAIL_UNCOMPILABLE;
+            goto fail;
+        }
+        Py_ssize_t ndefaults = func->func_defaults ? PyTuple_GET_SIZE(func->func_defaults) : 0;
+        int min_args = co->co_argcount - (int)ndefaults;
+        if (nargs > co->co_argcount || nargs < min_args) {
+            kind = PA_FAIL_ARGS_SHAPE;
+            goto fail;
+        }
+        uint32_t fv = pa_func_version(func);
+        if (fv == 0) {
+            kind = PA_FAIL_OTHER;
+            goto fail;
+        }
+        cache->func_version = fv;
+        cache->min_args = (uint32_t)min_args;
+        success(instr, nargs == co->co_argcount ? PA_CALL_PY_EXACT_ARGS
+                                                : PA_CALL_PY_WITH_DEFAULTS);
+        return;
+    }
+    if (PyType_Check(callable)) {
+        PyTypeObject *tp = (PyTypeObject *)callable;
+        if (kwnames == NULL && nargs == 1 && !is_meth) {
+            if (tp == &PyType_Type) {
+                success(instr, PA_CALL_TYPE_1);
+                return;
+            }
+            if (tp == &PyUnicode_Type) {
+                success(instr, PA_CALL_STR_1);
+                return;
+            }
+            if (tp == &PyTuple_Type) {
+                success(instr, PA_CALL_TUPLE_1);
+                return;
+            }
+        }
+        if (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) {
+            /* A Python class: object.__new__ then a Python __init__. */
+            PyObject *init = _PyType_Lookup(tp, &_Py_ID(__init__));
+            uint32_t version = type_version(tp, &_Py_ID(__init__));
+            if (Py_TYPE(tp) != &PyType_Type || tp->tp_new != PyBaseObject_Type.tp_new
+                    || (tp->tp_flags & Py_TPFLAGS_IS_ABSTRACT)) {
+                kind = PA_FAIL_CUSTOM_NEW;
+                goto fail;
+            }
+            if (version == 0) {
+                kind = PA_FAIL_NO_TYPE_VERSION;
+                goto fail;
+            }
+            if (init == NULL || !PyFunction_Check(init)) {
+                kind = PA_FAIL_CALLABLE;
+                goto fail;
+            }
+            cache->func_version = version;    /* the class's type version */
+            success(instr, PA_CALL_PY_CLASS);
+            return;
+        }
+        if (tp->tp_vectorcall != NULL) {
+            success(instr, PA_CALL_BUILTIN_CLASS);
+            return;
+        }
+        kind = PA_FAIL_CALLABLE;
+        goto fail;
+    }
+    if (ct == &PyCFunction_Type) {
+        int flags = PyCFunction_GET_FLAGS(callable);
+        if (kwnames == NULL && flags == METH_O && nargs == 1) {
+            success(instr, callable == builtin("len") ? PA_CALL_LEN : PA_CALL_BUILTIN_O);
+            return;
+        }
+        if (kwnames == NULL && flags == METH_FASTCALL) {
+            success(instr, callable == builtin("isinstance") && nargs == 2
+                               ? PA_CALL_ISINSTANCE : PA_CALL_BUILTIN_FAST);
+            return;
+        }
+        if (flags == (METH_FASTCALL | METH_KEYWORDS)) {
+            success(instr, PA_CALL_BUILTIN_FAST_WITH_KEYWORDS);
+            return;
+        }
+        kind = kwnames != NULL ? PA_FAIL_KWNAMES : PA_FAIL_CALLABLE;
+        goto fail;
+    }
+    if (ct == &PyMethodDescr_Type && nargs >= 1) {
+        PyMethodDef *meth = ((PyMethodDescrObject *)callable)->d_method;
+        int flags = meth->ml_flags;
+        if (kwnames == NULL) {
+            PyObject *list_append = NULL;
+            if (((PyMethodDescrObject *)callable)->d_common.d_type == &PyList_Type
+                    && strcmp(meth->ml_name, "append") == 0) {
+                list_append = callable;
+            }
+            if (list_append != NULL && nargs == 2) {
+                success(instr, PA_CALL_LIST_APPEND);
+                return;
+            }
+            if (flags == METH_O && nargs == 2) {
+                success(instr, PA_CALL_METHOD_DESCRIPTOR_O);
+                return;
+            }
+            if (flags == METH_NOARGS && nargs == 1) {
+                success(instr, PA_CALL_METHOD_DESCRIPTOR_NOARGS);
+                return;
+            }
+            if (flags == METH_FASTCALL) {
+                success(instr, PA_CALL_METHOD_DESCRIPTOR_FAST);
+                return;
+            }
+        }
+        if (flags == (METH_FASTCALL | METH_KEYWORDS)) {
+            success(instr, PA_CALL_METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS);
+            return;
+        }
+        kind = kwnames != NULL ? PA_FAIL_KWNAMES : PA_FAIL_CALLABLE;
+        goto fail;
+    }
+    kind = PA_FAIL_CALLABLE;
+fail:
+    failure(instr, kind);
+}
+
+void
+pa_specialize_for_iter(PyObject *iter, uint32_t *instr)
+{
+    PyTypeObject *tp = Py_TYPE(iter);
+    if (tp == &PyListIter_Type) {
+        success(instr, PA_FOR_ITER_LIST);
+    }
+    else if (tp == &PyTupleIter_Type) {
+        success(instr, PA_FOR_ITER_TUPLE);
+    }
+    else if (tp == &PyRangeIter_Type) {
+        success(instr, PA_FOR_ITER_RANGE);
+    }
+    else if (tp == &PyGen_Type) {
+        success(instr, PA_FOR_ITER_GEN);
+    }
+    else {
+        failure(instr, PA_FAIL_ITERATOR);
+    }
+}
+
+void
+pa_specialize_send(PyObject *receiver, uint32_t *instr)
+{
+    if (Py_TYPE(receiver) == &PyGen_Type || Py_TYPE(receiver) == &PyCoro_Type) {
+        success(instr, PA_SEND_GEN);
+    }
+    else {
+        failure(instr, PA_FAIL_ITERATOR);
+    }
+}

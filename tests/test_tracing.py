@@ -1,0 +1,216 @@
+"""Tracing and profiling switched on *inside* code pyadapt is running (debuggers, coverage, cProfile).
+
+The trace and profile functions must see the same events, in the same order, with the same line
+numbers as natively: frames called while tracing is on go to the native loop (or pyadapt emits
+the events itself), and a frame that asks to be traced (pdb's set_trace) is traced.
+"""
+
+import sys
+
+import pytest
+
+from harness import collect, factory, run_case
+
+
+def helper(n):
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+def raiser():
+    raise ValueError("traced raise")
+
+
+def gen(n):
+    for i in range(n):
+        yield i
+
+
+def _event(frame, event, arg):
+    code = frame.f_code
+    if event == "exception":
+        arg = arg[0].__name__
+    elif event in ("c_call", "c_return", "c_exception"):
+        arg = getattr(arg, "__name__", "?")
+    elif event == "return":
+        arg = repr(arg)[:30]
+    else:
+        arg = None
+    return (event, code.co_name, frame.f_lineno - code.co_firstlineno, arg)
+
+
+def _own(frame):
+    return frame.f_code.co_filename == __file__
+
+
+def case_settrace_then_call():
+    events = []
+
+    def tracer(frame, event, arg):
+        if _own(frame):
+            events.append(_event(frame, event, arg))
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        helper(3)
+        try:
+            raiser()
+        except ValueError:
+            pass
+        list(gen(2))
+        [i * 2 for i in range(2)]
+    finally:
+        sys.settrace(None)
+    return events
+
+
+def case_settrace_traces_current_frame_like_pdb():
+    """pdb.set_trace(): the caller's frame gets f_trace, then its next lines produce 'line' events."""
+    events = []
+
+    def tracer(frame, event, arg):
+        if _own(frame):
+            events.append(_event(frame, event, arg))
+        return tracer
+
+    frame = sys._getframe()
+    frame.f_trace = tracer
+    sys.settrace(tracer)
+    x = 1
+    x += helper(2)
+    y = x * 2
+    sys.settrace(None)
+    frame.f_trace = None
+    return events, y
+
+
+def case_setprofile_then_call():
+    events = []
+
+    def profiler(frame, event, arg):
+        if _own(frame):
+            events.append(_event(frame, event, arg))
+
+    sys.setprofile(profiler)
+    try:
+        helper(2)
+        len([1, 2])
+        sorted([3, 1], key=abs)
+        try:
+            raiser()
+        except ValueError:
+            pass
+    finally:
+        sys.setprofile(None)
+    return events
+
+
+def case_cprofile_enable_in_the_middle():
+    import cProfile
+    import pstats
+
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(3):
+        helper(5)
+    list(gen(3))
+    prof.disable()
+    stats = pstats.Stats(prof)
+    own = {}
+    for (filename, _line, name), (cc, nc, _tt, _ct, _callers) in stats.stats.items():
+        if filename == __file__:
+            own[name] = (cc, nc)
+    return sorted(own.items())
+
+
+def case_trace_line_numbers_in_loop_and_branches():
+    events = []
+
+    def tracer(frame, event, arg):
+        if frame.f_code is branchy.__code__:
+            events.append((event, frame.f_lineno - branchy.__code__.co_firstlineno))
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        branchy(4)
+    finally:
+        sys.settrace(None)
+    return events
+
+
+def branchy(n):
+    out = []
+    for i in range(n):
+        if i % 2:
+            out.append(i)
+        else:
+            try:
+                1 / (i - 2)
+            except ZeroDivisionError:
+                out.append("z")
+    while out and len(out) > 3:
+        out.pop()
+    return out
+
+
+def case_tracer_sees_locals():
+    seen = []
+
+    def tracer(frame, event, arg):
+        if frame.f_code is helper.__code__ and event == "line":
+            seen.append(dict(frame.f_locals))
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        helper(3)
+    finally:
+        sys.settrace(None)
+    return seen
+
+
+def case_tracer_changes_f_lineno_jump():
+    """A debugger's 'jump' command: assigning f_lineno from a line event."""
+
+    def jumpy():
+        a = 1
+        a = 2  # skipped by the jump
+        a += 10
+        return a
+
+    base = jumpy.__code__.co_firstlineno
+
+    def tracer(frame, event, arg):
+        if frame.f_code is jumpy.__code__:
+            if event == "line" and frame.f_lineno == base + 2:
+                frame.f_lineno = base + 3
+            return tracer
+        return None
+
+    sys.settrace(tracer)
+    try:
+        r = jumpy()
+    finally:
+        sys.settrace(None)
+    return r
+
+
+@factory
+def case_gettrace_and_threading_settrace_restore():
+    def f():
+        before = sys.gettrace()
+        sys.settrace(lambda *a: None)
+        during = sys.gettrace() is not None
+        sys.settrace(None)
+        return before, during, sys.gettrace(), helper(4)
+
+    return f
+
+
+@pytest.mark.parametrize("case,args,kwargs", collect(globals()))
+def test_case(case, args, kwargs):
+    run_case(case, args, kwargs)
