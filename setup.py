@@ -19,6 +19,12 @@ class build_py_with_pth(build_py):
         super().run()
         src = os.path.join(HERE, "pyadapt", "autostart", PTH_NAME)
         self.copy_file(src, os.path.join(self.build_lib, PTH_NAME), preserve_mode=0)
+        if getattr(self, "editable_mode", False):
+            # pip install -e (PEP 660): the editable wheel carries only path hooks, not
+            # build_lib.  setuptools' editable_wheel points install_lib at the wheel it is
+            # assembling (where it also writes data and scripts), whose root is site-packages.
+            wheel_root = self.get_finalized_command("install").install_lib
+            self.copy_file(src, os.path.join(wheel_root, PTH_NAME), preserve_mode=0)
 
     def get_outputs(self, include_bytecode=1):
         return super().get_outputs(include_bytecode) + [os.path.join(self.build_lib, PTH_NAME)]

@@ -1,0 +1,319 @@
+"""``python -m pyadapt``: a program runs under pyadapt and sees what ``python`` itself would give it.
+
+Each program runs twice, natively (``python ...``) and under pyadapt (``python -m pyadapt ...``):
+sys.argv, sys.path[0], the __main__ module, stdout, stderr (tracebacks) and the exit status
+must be the same, and the pyadapt run must report that pyadapt's loop evaluated it.
+"""
+import os
+import py_compile
+import signal
+import sys
+import zipfile
+
+import pytest
+
+from processes import (
+    MARKER,
+    PROBE,
+    PYADAPT_STATE,
+    assert_ran_under_pyadapt,
+    child_env,
+    describe,
+    installed_pth,
+    report,
+    reports,
+    run_pyadapt,
+    run_python,
+    write,
+)
+
+
+@pytest.fixture
+def programs(tmp_path):
+    """A directory with the probe as a script, in a package for -m, behind a symlink, as a
+    directory and a zip file with __main__.py, and compiled to a .pyc file."""
+    write(tmp_path / "probe.py", PROBE)
+    write(tmp_path / "sub" / "probe.py", PROBE)
+    write(tmp_path / "pkg" / "__init__.py", "import sys\nARGV0_AT_IMPORT = sys.argv[0]\n")
+    write(tmp_path / "pkg" / "mod.py", PROBE)
+    write(tmp_path / "pkg" / "__main__.py", PROBE)
+    write(tmp_path / "appdir" / "__main__.py", PROBE)
+    (tmp_path / "links").mkdir()
+    os.symlink(tmp_path / "sub" / "probe.py", tmp_path / "links" / "probe.py")
+    with zipfile.ZipFile(tmp_path / "app.pyz", "w") as app:
+        app.writestr("__main__.py", PROBE)
+    py_compile.compile(str(tmp_path / "probe.py"), cfile=str(tmp_path / "compiled.pyc"), doraise=True)
+    return tmp_path
+
+
+# The program's part of the command line; everything after the program belongs to it, even
+# what looks like an option of pyadapt's or of python's.
+PROGRAMS = {
+    "script": ["probe.py", "a", "-b", "--no-children", "-m", "x"],
+    "script-in-subdir": ["sub/probe.py", "x"],
+    "script-absolute": ["{tmp}/sub/probe.py"],
+    "script-via-symlink": ["links/probe.py", "y"],
+    "module": ["-m", "pkg.mod", "1", "-c", "2"],
+    "module-attached": ["-mpkg.mod", "3"],
+    "package-main": ["-m", "pkg", "--help"],
+    "code": ["-c", PROBE, "a", "b"],
+    "directory": ["appdir", "z"],
+    "zip-file": ["app.pyz", "z"],
+    "compiled": ["compiled.pyc", "c"],
+    "stdin": ["-", "s"],
+}
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_program_sees_what_python_gives_it(programs, name):
+    args = [a.replace("{tmp}", str(programs)) for a in PROGRAMS[name]]
+    stdin = PROBE if name == "stdin" else None
+    native = report(run_python(args, programs, stdin=stdin))
+    adapted = report(run_pyadapt(args, programs, stdin=stdin))
+
+    assert native.pop("pyadapt") is None
+    assert_ran_under_pyadapt(adapted.pop("pyadapt"))
+    assert adapted == native
+    assert adapted["name"] == "__main__" and adapted["main_module_is_this"]
+
+
+def test_options_before_the_program_are_pyadapts(programs):
+    proc = run_pyadapt(["--no-children", "probe.py", "--no-children"], programs)
+    probe = report(proc)
+    assert probe["argv"] == ["probe.py", "--no-children"]
+    assert_ran_under_pyadapt(probe["pyadapt"])
+
+
+def test_help_explains_the_options(tmp_path):
+    proc = run_pyadapt(["--help"], tmp_path)
+    assert proc.returncode == 0, describe(proc)
+    out = proc.stdout
+    assert out.startswith("usage: python -m pyadapt [options]")
+    for text in ("script.py", "-m module", "-c code", "--no-children", "PYADAPT=1"):
+        assert text in out, f"--help does not mention {text!r}:\n{out}"
+
+
+@pytest.mark.parametrize("args, message", [
+    ([], "no program to run"),
+    (["--no-children"], "no program to run"),
+    (["--bogus", "x.py"], "unrecognized arguments: --bogus"),
+    (["--no-ch", "x.py"], "unrecognized arguments: --no-ch"),
+    (["-m"], "argument -m: expected one argument"),
+    (["-c"], "argument -c: expected one argument"),
+])
+def test_usage_errors(tmp_path, args, message):
+    proc = run_pyadapt(args, tmp_path)
+    assert proc.returncode == 2, describe(proc)
+    assert "usage: python -m pyadapt" in proc.stderr and message in proc.stderr, describe(proc)
+
+
+# Programs that end badly, each printing pyadapt's state first so that the pyadapt run can
+# prove it ran under pyadapt.  stdout, stderr and the exit status must equal the native run's.
+REPORT_STATE = PYADAPT_STATE + f'''
+import json as _json
+print({MARKER!r} + _json.dumps(pyadapt_state()), flush=True)
+'''
+
+FAILING = {
+    "exception": REPORT_STATE + '''
+def outer(x):
+    return inner(x) + 1
+
+def inner(x):
+    return {"a": 1}[x]
+
+outer("missing")
+''',
+    "chained-exception": REPORT_STATE + '''
+try:
+    1 / 0
+except ZeroDivisionError as exc:
+    raise ValueError("while dividing") from exc
+''',
+    "exit-int": REPORT_STATE + "import sys\nsys.exit(3)\n",
+    "exit-message": REPORT_STATE + "import sys\nsys.exit('goodbye')\n",
+    "exit-none": REPORT_STATE + "raise SystemExit\n",
+    "exception-then-atexit": REPORT_STATE + '''
+import atexit
+atexit.register(print, "atexit ran")
+raise RuntimeError("boom")
+''',
+    "keyboard-interrupt": REPORT_STATE + '''
+import atexit
+atexit.register(print, "atexit ran")
+raise KeyboardInterrupt
+''',
+}
+
+EXPECTED_STATUS = {
+    "exception": 1,
+    "chained-exception": 1,
+    "exit-int": 3,
+    "exit-message": 1,
+    "exit-none": 0,
+    "exception-then-atexit": 1,
+    "keyboard-interrupt": -signal.SIGINT,  # python dies of SIGINT, after atexit
+}
+
+
+def _same_ending(native, adapted):
+    assert adapted.returncode == native.returncode, describe(adapted)
+    native_out = [line for line in native.stdout.splitlines() if not line.startswith(MARKER)]
+    adapted_out = [line for line in adapted.stdout.splitlines() if not line.startswith(MARKER)]
+    assert adapted_out == native_out
+    assert adapted.stderr == native.stderr
+
+
+@pytest.mark.parametrize("name", FAILING)
+@pytest.mark.parametrize("kind", ["script", "module", "code", "directory"])
+def test_failing_program_ends_as_natively(tmp_path, name, kind):
+    source = FAILING[name]
+    if kind == "script":
+        write(tmp_path / "fails.py", source)
+        args = ["fails.py", "arg"]
+    elif kind == "module":
+        write(tmp_path / "failpkg" / "__init__.py", "")
+        write(tmp_path / "failpkg" / "fails.py", source)
+        args = ["-m", "failpkg.fails"]
+    elif kind == "directory":
+        write(tmp_path / "faildir" / "__main__.py", source)
+        args = ["faildir"]
+    else:
+        args = ["-c", source]
+    native = run_python(args, tmp_path)
+    adapted = run_pyadapt(args, tmp_path)
+
+    assert native.returncode == EXPECTED_STATUS[name], describe(native)
+    _same_ending(native, adapted)
+    (native_state,) = reports(native)
+    (adapted_state,) = reports(adapted)
+    assert native_state is None
+    assert_ran_under_pyadapt(adapted_state)
+    if name in ("exception", "chained-exception", "keyboard-interrupt"):
+        assert "Traceback (most recent call last):" in adapted.stderr
+        assert "pyadapt" not in adapted.stderr, "pyadapt's own frames show in the traceback"
+
+
+@pytest.mark.parametrize("case", ["syntax-error", "missing-script", "missing-module",
+                                  "package-without-main", "directory-without-main",
+                                  "failing-parent-package"])
+def test_program_that_cannot_start_fails_as_natively(tmp_path, case):
+    if case == "syntax-error":
+        write(tmp_path / "bad.py", "x = (\n")
+        args = ["bad.py"]
+    elif case == "missing-script":
+        args = ["nowhere.py"]
+    elif case == "missing-module":
+        args = ["-m", "no_such_module_here"]
+    elif case == "package-without-main":
+        write(tmp_path / "plainpkg" / "__init__.py", "")
+        args = ["-m", "plainpkg"]
+    elif case == "directory-without-main":
+        (tmp_path / "emptydir").mkdir()
+        args = ["emptydir"]
+    else:
+        write(tmp_path / "brokenpkg" / "__init__.py", "raise ImportError('broken parent')\n")
+        write(tmp_path / "brokenpkg" / "mod.py", "print('never')\n")
+        args = ["-m", "brokenpkg.mod"]
+    native = run_python(args, tmp_path)
+    adapted = run_pyadapt(args, tmp_path)
+    assert native.returncode != 0
+    assert adapted.returncode == native.returncode, describe(adapted)
+    if case == "failing-parent-package":
+        # The same error, raised in the same place; the frames above it differ (runpy's).
+        assert adapted.stderr.splitlines()[-3:] == native.stderr.splitlines()[-3:]
+        assert "pyadapt" not in adapted.stderr
+    else:
+        assert adapted.stderr == native.stderr
+
+
+CHILD = PYADAPT_STATE + f'''
+import json, os, sys
+print({MARKER!r} + json.dumps({{
+    "PYADAPT": os.environ.get("PYADAPT"),
+    "imported_at_start": {'"pyadapt" in sys.modules'},
+    "pyadapt": pyadapt_state(),
+}}))
+'''
+
+SPAWNS_CHILD = PYADAPT_STATE + f'''
+import json, subprocess, sys
+print({MARKER!r} + json.dumps(pyadapt_state()), flush=True)
+subprocess.run([sys.executable, "-c", {CHILD!r}], check=True)
+'''
+
+
+def test_child_processes_start_under_pyadapt(tmp_path):
+    installed_pth()  # the children start under pyadapt through the autostart .pth
+    write(tmp_path / "parent.py", SPAWNS_CHILD)
+    proc = run_pyadapt(["parent.py"], tmp_path, env=child_env())
+    assert proc.returncode == 0, describe(proc)
+    parent, child = reports(proc)
+    assert_ran_under_pyadapt(parent)
+    assert child["PYADAPT"] == "1"
+    assert child["imported_at_start"], "the child did not start under pyadapt (autostart .pth)"
+    assert_ran_under_pyadapt(child["pyadapt"])
+
+
+@pytest.mark.parametrize("inherited", [None, "1"])
+def test_no_children_keeps_child_processes_native(tmp_path, inherited):
+    write(tmp_path / "parent.py", SPAWNS_CHILD)
+    proc = run_pyadapt(["--no-children", "parent.py"], tmp_path, env=child_env(PYADAPT=inherited))
+    assert proc.returncode == 0, describe(proc)
+    parent, child = reports(proc)
+    assert_ran_under_pyadapt(parent)
+    assert child["PYADAPT"] is None
+    assert not child["imported_at_start"]
+    assert child["pyadapt"] is None
+
+
+MULTIPROCESSING_PROGRAM = PYADAPT_STATE + f'''
+import json, multiprocessing
+
+def worker(_):
+    return pyadapt_state()
+
+if __name__ == "__main__":
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        (state,) = pool.map(worker, [0])
+    print({MARKER!r} + json.dumps(state))
+'''
+
+
+def test_multiprocessing_spawn_worker_of_a_pyadapt_program(tmp_path):
+    # The worker re-imports the program as __mp_main__ from __main__.__file__: this also
+    # checks that the program's __main__ module is the one python would have made.
+    installed_pth()  # the worker starts under pyadapt through the autostart .pth
+    write(tmp_path / "mp_program.py", MULTIPROCESSING_PROGRAM)
+    proc = run_pyadapt(["mp_program.py"], tmp_path)
+    (state,) = reports(proc)
+    assert proc.returncode == 0, describe(proc)
+    assert_ran_under_pyadapt(state)
+
+
+def test_pyadapt_program_can_pickle_its_own_classes(tmp_path):
+    write(tmp_path / "pickles.py", REPORT_STATE + '''
+import pickle
+
+class Point:
+    def __init__(self, x):
+        self.x = x
+
+print("PICKLED", pickle.loads(pickle.dumps(Point(7))).x)
+''')
+    proc = run_pyadapt(["pickles.py"], tmp_path)
+    assert proc.returncode == 0, describe(proc)
+    assert "PICKLED 7" in proc.stdout
+    (state,) = reports(proc)
+    assert_ran_under_pyadapt(state)
+
+
+@pytest.mark.skipif(not hasattr(sys.flags, "safe_path"), reason="python -P is new in 3.11")
+def test_sys_path0_is_not_set_in_safe_path_mode(tmp_path):
+    write(tmp_path / "sub" / "probe.py", PROBE)
+    native = report(run_python(["-P", "sub/probe.py"], tmp_path))
+    adapted = report(run_python(["-P", "-m", "pyadapt", "sub/probe.py"], tmp_path))
+    assert native.pop("pyadapt") is None
+    assert_ran_under_pyadapt(adapted.pop("pyadapt"))
+    assert adapted == native
+    assert native["path0"] != str(tmp_path / "sub")
