@@ -61,8 +61,10 @@ typedef struct {
 
 typedef struct {
     uint32_t counter;
-    uint32_t func_version;
-    uint32_t min_args;
+    uint32_t func_version;   /* CALL_PY_*: the function's version; CALL_PY_CLASS: the class's */
+    uint32_t min_args;       /* CALL_PY_WITH_DEFAULTS; CALL_PY_CLASS: __init__'s version */
+    uint32_t init_lo;        /* CALL_PY_CLASS: the class's __init__ (borrowed) */
+    uint32_t init_hi;
 } pa_cache_call;
 
 typedef struct {

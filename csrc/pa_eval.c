@@ -1202,6 +1202,7 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
     _Py_CODEUNIT *cpy_base;
     PyObject *names, *consts;
     PyObject **stack_pointer;
+    PyObject *retval;
 
     _PyCFrame cframe;
     _PyCFrame *prev_cframe = tstate->cframe;
@@ -1851,7 +1852,7 @@ dispatch_switch:
     }
 
     TARGET(RETURN_VALUE) {
-        PyObject *retval = POP();
+        retval = POP();
         _PyFrame_SetStackPointer(frame, stack_pointer);
         _Py_LeaveRecursiveCallTstate(tstate);
         if (!frame->is_entry) {
@@ -1875,14 +1876,7 @@ dispatch_switch:
                 DISPATCH();
             }
             pa_clear_and_pop_frame(tstate, dying);
-            _PyFrame_StackPush(frame, retval);
-            LOAD_FRAME_STATE();
-            if (cframe.use_tracing
-                    && (frame->is_entry || frame->owner == FRAME_OWNED_BY_THREAD)) {
-                /* prev_instr already marks the end of the call this frame is in */
-                goto handover;
-            }
-            DISPATCH();
+            goto return_to_caller;
         }
         tstate->cframe = cframe.previous;
         tstate->cframe->use_tracing = cframe.use_tracing;
@@ -3793,44 +3787,40 @@ dispatch_switch:
     }
 
     TARGET(CALL_PY_CLASS) {
-        /* cls(args): object.__new__(cls), then cls.__init__(self, args) -- what type.__call__
-         * would do, without the generic protocol.  cache->func_version: the class's version. */
+        /* cls(args) for a Python class with object.__new__ and a Python __init__: the
+         * object is made here and __init__ runs in an inline frame.  The caller keeps the
+         * new object on its stack and shows f_lasti one unit before the CALL's last cache
+         * entry, which is how the return path knows to check __init__'s result and push
+         * the object instead (see return_to_caller). */
         pa_cache_call *cache = (pa_cache_call *)next_instr;
         CALL_PROLOGUE();
-        DEOPT_IF(is_meth || !PyType_Check(function));
+        DEOPT_IF(is_meth || kwnames != NULL || cframe.use_tracing || !PyType_Check(function));
         PyTypeObject *tp = (PyTypeObject *)function;
         DEOPT_IF(tp->tp_version_tag != cache->func_version);
-        PyObject *init = _PyType_Lookup(tp, &_Py_ID(__init__));
-        DEOPT_IF(init == NULL || !PyFunction_Check(init));
+        PyFunctionObject *init = (PyFunctionObject *)(uintptr_t)
+            (((uint64_t)cache->init_hi << 32) | cache->init_lo);
+        DEOPT_IF(init->func_version != cache->min_args);
+        DEOPT_IF(((PyCodeObject *)init->func_code)->co_argcount != total_args + 1);
         STAT_HIT();
         PyObject *empty = PyTuple_New(0);
         PyObject *self = empty == NULL ? NULL : tp->tp_new(tp, empty, NULL);
         Py_XDECREF(empty);
-        PyObject *res = NULL;
-        if (self != NULL) {
-            Py_INCREF(init);
-            base[1] = self;      /* borrowed for the call; the class ref is still `function` */
-            PyObject *ret = PyObject_Vectorcall(init, base + 1,
-                                                (total_args + 1 - (kwnames ? PyTuple_GET_SIZE(kwnames) : 0))
-                                                | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
-            base[1] = function;
-            Py_DECREF(init);
-            if (ret == NULL) {
-                Py_DECREF(self);
-            }
-            else if (!Py_IsNone(ret)) {
-                _PyErr_Format(tstate, PyExc_TypeError,
-                              "__init__() should return None, not '%.200s'",
-                              Py_TYPE(ret)->tp_name);
-                Py_DECREF(ret);
-                Py_DECREF(self);
-            }
-            else {
-                Py_DECREF(ret);
-                res = self;
-            }
+        if (self == NULL) {
+            CALL_EPILOGUE(self);
         }
-        CALL_EPILOGUE(res);
+        /* stack: NULL, cls, args...  ->  self | frame args: self, args... */
+        base[0] = self;
+        base[1] = Py_NewRef(self);
+        Py_DECREF(tp);
+        stack_pointer = base + 1;
+        Py_INCREF(init);
+        _PyInterpreterFrame *new_frame = push_frame_with_args(tstate, init, base + 1,
+                                                              total_args + 1);
+        if (new_frame == NULL) {
+            goto error;
+        }
+        SKIP_CACHE(pa_cache_call);
+        ENTER_INLINE_FRAME(new_frame, PA_CPY_CALL_LAST_CACHE - 1);
     }
 
     TARGET(CALL_TYPE_1) {
@@ -4211,13 +4201,36 @@ handover: {
         if (res == NULL) {
             goto resume_with_error;
         }
-        _PyFrame_StackPush(frame, res);
-        LOAD_FRAME_STATE();
-        if (cframe.use_tracing && (frame->is_entry || frame->owner == FRAME_OWNED_BY_THREAD)) {
-            goto handover;
-        }
-        DISPATCH();
+        retval = res;
+        goto return_to_caller;
     }
+
+return_to_caller:
+    /* `retval` is the result of the inlined call the current frame is suspended in. */
+    LOAD_FRAME_STATE();
+    if (to_cpy[next_instr - code_base] <= (uint32_t)_PyInterpreterFrame_LASTI(frame)) {
+        /* CALL_PY_CLASS's __init__ returned: the object is on the stack already */
+        this_instr = next_instr;
+        frame->prev_instr = cpy_base + to_cpy[this_instr - code_base];
+        if (!Py_IsNone(retval)) {
+            _PyErr_Format(tstate, PyExc_TypeError,
+                          "__init__() should return None, not '%.200s'",
+                          Py_TYPE(retval)->tp_name);
+            Py_DECREF(retval);
+            goto error;
+        }
+        Py_DECREF(retval);
+        frame->prev_instr += PA_CPY_CALL_LAST_CACHE;
+        next_instr = this_instr + 1 + PA_CACHE_UNITS(pa_cache_call);
+    }
+    else {
+        PUSH(retval);
+    }
+    if (cframe.use_tracing && (frame->is_entry || frame->owner == FRAME_OWNED_BY_THREAD)) {
+        /* prev_instr marks the end of the instruction this frame was in */
+        goto handover;
+    }
+    DISPATCH();
 
 exit_unwind:
     _Py_LeaveRecursiveCallTstate(tstate);

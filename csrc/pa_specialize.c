@@ -835,7 +835,19 @@ pa_specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwn
                 kind = PA_FAIL_CALLABLE;
                 goto fail;
             }
+            PyCodeObject *ico = (PyCodeObject *)((PyFunctionObject *)init)->func_code;
+            if (kwnames != NULL || (ico->co_flags & (CO_VARARGS | CO_VARKEYWORDS))
+                    || ico->co_kwonlyargcount || ico->co_argcount != nargs + 1) {
+                kind = kwnames != NULL ? PA_FAIL_KWNAMES : PA_FAIL_ARGS_SHAPE;
+                goto fail;
+            }
+            if (!simple_function(init, nargs + 1)) {
+                kind = PA_FAIL_UNCOMPILABLE;
+                goto fail;
+            }
             cache->func_version = version;    /* the class's type version */
+            cache->min_args = pa_func_version((PyFunctionObject *)init);
+            write_ptr(&cache->init_lo, &cache->init_hi, init);
             success(instr, PA_CALL_PY_CLASS);
             return;
         }
