@@ -4,11 +4,17 @@
  * Python compiler and the disassembler know each field's name and position from the same
  * text.  Plain typedefs of uint32_t fields only: every field is one 32-bit code unit and
  * 64-bit values (pointers) take two units (lo, hi).  The first field of every layout is
- * the family's adaptive counter.
+ * the family's adaptive counter, the second its hit count: how often this site's specialized
+ * form passed its guards (for pyadapt.dis and the report).
+ *
+ * The counter: bits 0-19 count down (warmup, backoff, or the miss budget of a specialized
+ * form), bits 20-23 hold the backoff exponent, bits 24-31 the kind of the last failed
+ * specialization attempt (pa_fail_names), 0 for none.
  */
 
 typedef struct {
     uint32_t counter;
+    uint32_t hits;
     uint32_t type_version;   /* tp_version_tag of the owner's type */
     uint32_t index;          /* values index, dict hint, slot offset or keys version */
     uint32_t descr_lo;       /* cached descriptor / property getter (borrowed) */
@@ -17,12 +23,14 @@ typedef struct {
 
 typedef struct {
     uint32_t counter;
+    uint32_t hits;
     uint32_t type_version;
     uint32_t index;
 } pa_cache_store_attr;
 
 typedef struct {
     uint32_t counter;
+    uint32_t hits;
     uint32_t type_version;
     uint32_t keys_version;
     uint32_t descr_lo;
@@ -31,6 +39,7 @@ typedef struct {
 
 typedef struct {
     uint32_t counter;
+    uint32_t hits;
     uint32_t module_keys_version;
     uint32_t builtin_keys_version;
     uint32_t index;
@@ -38,29 +47,35 @@ typedef struct {
 
 typedef struct {
     uint32_t counter;
+    uint32_t hits;
 } pa_cache_binary_op;
 
 typedef struct {
     uint32_t counter;
+    uint32_t hits;
     uint32_t mask;           /* when fused with the following conditional jump */
 } pa_cache_compare_op;
 
 typedef struct {
     uint32_t counter;
+    uint32_t hits;
     uint32_t type_version;
     uint32_t func_version;   /* __getitem__ of a Python class */
 } pa_cache_binary_subscr;
 
 typedef struct {
     uint32_t counter;
+    uint32_t hits;
 } pa_cache_store_subscr;
 
 typedef struct {
     uint32_t counter;
+    uint32_t hits;
 } pa_cache_unpack_sequence;
 
 typedef struct {
     uint32_t counter;
+    uint32_t hits;
     uint32_t func_version;   /* CALL_PY_*: the function's version; CALL_PY_CLASS: the class's */
     uint32_t min_args;       /* CALL_PY_WITH_DEFAULTS; CALL_PY_CLASS: __init__'s version */
     uint32_t init_lo;        /* CALL_PY_CLASS: the class's __init__ (borrowed) */
@@ -69,8 +84,10 @@ typedef struct {
 
 typedef struct {
     uint32_t counter;
+    uint32_t hits;
 } pa_cache_for_iter;
 
 typedef struct {
     uint32_t counter;
+    uint32_t hits;
 } pa_cache_send;

@@ -49,6 +49,7 @@ typedef struct {
     uint32_t *base_code;     /* ncode: the code as compiled (generic forms), for re-quickening */
     void *registry_prev;     /* all attached units, for configure() and introspection */
     void *registry_next;
+    void *code_object;       /* the code object this unit is attached to (borrowed) */
 } pa_unit;
 
 #define PA_UNIT_JIT 1        /* always run under pyadapt (@pyadapt.jit) */
@@ -79,7 +80,8 @@ extern pa_stats_t pa_stats;
 /* Per opcode: what the specializer and the specialized forms did. */
 #define PA_NUM_FAIL_KINDS 32
 typedef struct {
-    uint64_t hits;           /* specialized form: executions that passed its guards */
+    uint64_t hits;           /* specialized form: hits of units already freed (live units
+                                keep theirs per site; pyadapt.stats() adds them up) */
     uint64_t misses;         /* specialized form: a guard failed, the generic path ran */
     uint64_t deopts;         /* specialized form: sent back to the adaptive form */
     uint64_t specialized;    /* family: successful specializations */

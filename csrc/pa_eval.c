@@ -1072,7 +1072,8 @@ finish_inlined_generator(PyThreadState *tstate, _PyInterpreterFrame *gen_frame, 
     do { opcode = *this_instr & 0xFF; next_instr = this_instr + 1; DISPATCH_GOTO(); } while (0)
 /* A specialized form's guard: on failure, run the family's generic handler instead. */
 #define DEOPT_IF(cond) do { if (cond) { goto miss; } } while (0)
-#define STAT_HIT() (pa_op_stats[opcode].hits++)
+/* per site: the hits field follows the counter (pa_caches.h); per opcode: summed on demand */
+#define STAT_HIT() (this_instr[2]++)
 /* The adaptive form of a family: specialize when the counter runs out, else count down
  * and run the generic handler. */
 #define ADAPTIVE(FAMILY, SPECIALIZE) \

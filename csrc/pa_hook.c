@@ -126,11 +126,21 @@ registry_remove(pa_unit *u)
     }
 }
 
+static void add_site_hits(pa_unit *u, uint64_t *hits);
+
 static void
 free_unit_extra(void *ptr)
 {
-    registry_remove((pa_unit *)ptr);
-    pa_unit_free((pa_unit *)ptr);
+    pa_unit *u = ptr;
+    registry_remove(u);
+    if (u->base_code != NULL) {
+        uint64_t hits[256] = {0};
+        add_site_hits(u, hits);
+        for (int op = 0; op < 256; op++) {
+            pa_op_stats[op].hits += hits[op];
+        }
+    }
+    pa_unit_free(u);
 }
 
 /* The first instruction unit of every instruction of `u`, in order. */
@@ -171,6 +181,18 @@ quicken(pa_unit *u)
             }
         }
         prev = pa_opinfo_table[op].ncache == 0 ? i : -1;
+    }
+}
+
+/* Add the per-site hit counts of `u` into hits[opcode]. */
+static void
+add_site_hits(pa_unit *u, uint64_t *hits)
+{
+    FOR_EACH_INSTRUCTION(u, i) {
+        int op = u->code[i] & 0xFF;
+        if (pa_opinfo_table[op].ncache >= 2 && pa_opinfo_table[op].family != op) {
+            hits[op] += u->code[i + 2];
+        }
     }
 }
 
@@ -294,6 +316,7 @@ pa_get_or_compile(PyCodeObject *co)
     }
     else if (attach_unit(co, made) == 0) {
         u = made;
+        u->code_object = co;
         registry_add(u);
     }
     else {
@@ -467,8 +490,8 @@ mod_configure(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "pI:_configure", &specialize, &warmup)) {
         return NULL;
     }
-    if (warmup > 0xFFFFFFu) {
-        PyErr_SetString(PyExc_ValueError, "warmup must be below 2**24");
+    if (warmup > PA_MAX_WARMUP) {
+        PyErr_SetString(PyExc_ValueError, "warmup must be below 2**20");
         return NULL;
     }
     int changed = specialize != pa_config.specialize || warmup != pa_config.warmup;
@@ -484,7 +507,65 @@ mod_configure(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* Hits per opcode: units alive (per site) plus units already freed. */
+static PyObject *
+mod_hits_by_opcode(PyObject *self, PyObject *unused)
+{
+    (void)self; (void)unused;
+    uint64_t hits[256] = {0};
+    for (pa_unit *u = registry_head; u != NULL; u = u->registry_next) {
+        if (u->base_code != NULL) {
+            add_site_hits(u, hits);
+        }
+    }
+    PyObject *list = PyList_New(PA_OPCODE_COUNT);
+    for (int op = 0; list != NULL && op < PA_OPCODE_COUNT; op++) {
+        PyObject *n = PyLong_FromUnsignedLongLong(hits[op] + pa_op_stats[op].hits);
+        if (n == NULL) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, op, n);
+    }
+    return list;
+}
+
+/* Code objects of all units alive (for the report). */
+static PyObject *
+mod_compiled_codes(PyObject *self, PyObject *unused)
+{
+    (void)self; (void)unused;
+    PyObject *list = PyList_New(0);
+    for (pa_unit *u = registry_head; list != NULL && u != NULL; u = u->registry_next) {
+        if (u->code_object != NULL && PyList_Append(list, (PyObject *)u->code_object) < 0) {
+            Py_CLEAR(list);
+        }
+    }
+    return list;
+}
+
+static PyObject *
+mod_reset_site_hits(PyObject *self, PyObject *unused)
+{
+    (void)self; (void)unused;
+    for (pa_unit *u = registry_head; u != NULL; u = u->registry_next) {
+        if (u->base_code == NULL) {
+            continue;
+        }
+        FOR_EACH_INSTRUCTION(u, i) {
+            int op = u->code[i] & 0xFF;
+            if (pa_opinfo_table[op].ncache >= 2) {
+                u->code[i + 2] = 0;
+            }
+        }
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef pa_module_methods[] = {
+    {"_hits_by_opcode", mod_hits_by_opcode, METH_NOARGS, "hits per opcode, all units"},
+    {"_compiled_codes", mod_compiled_codes, METH_NOARGS, "code objects with a unit"},
+    {"_reset_site_hits", mod_reset_site_hits, METH_NOARGS, "zero every site's hit count"},
     {"_configure", mod_configure, METH_VARARGS,
      "_configure(specialize, warmup): set the mode and re-quicken every unit"},
     {"run", (PyCFunction)(void (*)(void))mod_run, METH_FASTCALL | METH_KEYWORDS,

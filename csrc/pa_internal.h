@@ -78,9 +78,11 @@ extern pa_config_t pa_config;
 extern uint8_t pa_family_of[256];     /* opcode -> generic opcode of its family */
 extern uint8_t pa_adaptive_of[256];   /* generic opcode -> its adaptive form (0: none) */
 
-/* The counter (first cache field): countdown in the low 24 bits, backoff exponent above. */
-#define PA_COUNTER_VALUE(c) ((c) & 0xFFFFFFu)
-#define PA_COUNTER_BACKOFF(c) ((c) >> 24)
+/* The counter (first cache field): see pa_caches.h. */
+#define PA_COUNTER_VALUE(c) ((c) & 0xFFFFFu)
+#define PA_COUNTER_BACKOFF(c) (((c) >> 20) & 0xFu)
+#define PA_COUNTER_KIND(c) ((c) >> 24)
+#define PA_MAX_WARMUP 0xFFFFFu
 #define PA_SET_OPCODE(instr, op) (*(instr) = (*(instr) & ~0xFFu) | (uint32_t)(op))
 
 /* Specializers: rewrite the instruction at `instr` (word + cache) from live operands, or

@@ -138,6 +138,7 @@ success(uint32_t *instr, int op)
     int family = pa_family_of[op];
     PA_SET_OPCODE(instr, op);
     instr[1] = pa_config.miss_budget;
+    instr[2] = 0;    /* hits at this site since it specialized */
     pa_op_stats[family].specialized++;
 }
 
@@ -149,7 +150,7 @@ failure(uint32_t *instr, int kind)
     if (backoff < pa_config.max_backoff) {
         backoff++;
     }
-    instr[1] = (backoff << 24) | ((1u << backoff) - 1);
+    instr[1] = ((uint32_t)kind << 24) | (backoff << 20) | ((1u << backoff) - 1);
     pa_op_stats[family].failures++;
     pa_op_stats[family].failure_kinds[kind]++;
 }

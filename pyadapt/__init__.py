@@ -39,7 +39,7 @@ _core._set_runtime(_compiler.compile_for_hook, _runtime.prep_reraise_star,
                    _runtime.match_class, _runtime.match_keys, _check_eg_match)
 
 __all__ = ["run", "jit", "configure", "config", "stats", "reset_stats", "unit_info",
-           "enable", "disable", "is_enabled"]
+           "dis", "get_instructions", "enable", "disable", "is_enabled"]
 
 run = _core.run
 enable = _core.enable
@@ -69,8 +69,8 @@ def configure(*, specialize=None, warmup=None):
         specialize = current["specialize"]
     if warmup is None:
         warmup = current["warmup"]
-    if not isinstance(warmup, int) or isinstance(warmup, bool) or not 0 <= warmup < 1 << 24:
-        raise ValueError("warmup must be an int in [0, 2**24) or 'never', not %r" % (warmup,))
+    if not isinstance(warmup, int) or isinstance(warmup, bool) or not 0 <= warmup < 1 << 20:
+        raise ValueError("warmup must be an int in [0, 2**20) or 'never', not %r" % (warmup,))
     _core._configure(bool(specialize), warmup)
 
 
@@ -115,29 +115,7 @@ def jit(func=None, /):
     return func
 
 
-def _stats_struct():
-    return _ffi.addressof(_lib, "pa_stats")
-
-
-def stats():
-    """Counters of pyadapt's loop since start (or the last reset_stats())."""
-    s = _stats_struct()
-    return {
-        "instructions": s.instructions,
-        "frames": s.frames,
-        "inlined_calls": s.inlined_calls,
-        "compiled": s.compiled,
-        "fallbacks": {
-            _ffi.string(_lib.pa_fallback_names[i]).decode(): s.fallbacks[i]
-            for i in range(1, _lib.PA_NUM_FALLBACKS)
-        },
-    }
-
-
-def reset_stats():
-    """Zero the counters of stats()."""
-    s = _stats_struct()
-    _ffi.memmove(s, bytes(_ffi.sizeof("pa_stats_t")), _ffi.sizeof("pa_stats_t"))
+from ._introspect import dis, get_instructions, reset_stats, stats  # noqa: E402
 
 
 def _code_of(obj):
