@@ -41,6 +41,18 @@ PYADAPT_DIR = os.path.dirname(os.path.abspath(pyadapt.__file__))
 # "nested": pyadapt.run(_call_nested, func, ...): func is called by a frame pyadapt runs.
 SCHEDULE = (("run", 1), ("run", 2), ("nested", 2), ("run", 20))
 
+# Every schedule runs under each configuration: generic mode (the baseline: nothing
+# specializes) and adaptive mode with warmups 0 (specialize on first sight), 2 (the default)
+# and 50 (most sites stay adaptive in a short case).  configure() re-quickens every unit, so
+# each configuration starts from the code as compiled.
+CONFIGS = (
+    {"specialize": False},
+    {"specialize": True, "warmup": 0},
+    {"specialize": True, "warmup": 2},
+    {"specialize": True, "warmup": 50},
+)
+DEFAULT_CONFIG = {"specialize": True, "warmup": 2}
+
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 
 
@@ -467,6 +479,16 @@ def check(func=None, args=(), kwargs=None, *, make=None, also=(), schedule=SCHED
 
     native = _capture(lambda: target(*args, **kwargs), observe, "native")
 
+    try:
+        for config in CONFIGS:
+            pyadapt.configure(**config)
+            _run_schedule(native, fresh, args, kwargs, also_codes, schedule, case_name, config)
+    finally:
+        pyadapt.configure(**DEFAULT_CONFIG)
+    return native.value
+
+
+def _run_schedule(native, fresh, args, kwargs, also_codes, schedule, case_name, config):
     total = sum(n for _m, n in schedule)
     index = 0
     for mode, reps in schedule:
@@ -484,7 +506,8 @@ def check(func=None, args=(), kwargs=None, *, make=None, also=(), schedule=SCHED
                 call = lambda: pyadapt.run(_call_nested, target, args, kwargs)  # noqa: E731
             else:
                 raise ValueError(mode)
-            label = f"pyadapt {mode} round x{reps}, call {rep + 1}/{reps} ({index}/{total} overall)"
+            label = (f"pyadapt {config}, {mode} round x{reps}, call {rep + 1}/{reps} "
+                     f"({index}/{total} overall)")
             result = _capture(call, observe, label)
             after = [_entries(c) for c in watched]
             instr_after = _instructions()
@@ -511,7 +534,6 @@ def check(func=None, args=(), kwargs=None, *, make=None, also=(), schedule=SCHED
                     f"  fallbacks during the run: {fb_delta}",
                     pytrace=False,
                 )
-    return native.value
 
 
 def _compare(native, other):

@@ -160,4 +160,4 @@ def test_factory_gives_fresh_state_each_run():
         return f, lambda: tuple(log)
 
     assert differential_factory(make, 7) == 1
-    assert len(made) == 1 + sum(n for _m, n in harness.SCHEDULE)
+    assert len(made) == 1 + len(harness.CONFIGS) * sum(n for _m, n in harness.SCHEDULE)
