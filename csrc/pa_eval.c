@@ -4103,6 +4103,8 @@ miss: {
             PA_SET_OPCODE(this_instr, pa_adaptive_of[family]);
             *counter = pa_config.warmup;
             pa_op_stats[opcode].deopts++;
+            pa_op_stats[opcode].hits += this_instr[2];   /* the site's hits retire with it */
+            this_instr[2] = 0;
         }
         else {
             (*counter)--;

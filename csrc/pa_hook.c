@@ -498,10 +498,15 @@ mod_configure(PyObject *self, PyObject *args)
     pa_config.specialize = specialize;
     pa_config.warmup = warmup;
     if (changed) {
+        uint64_t hits[256] = {0};
         for (pa_unit *u = registry_head; u != NULL; u = u->registry_next) {
             if (u->base_code != NULL) {
+                add_site_hits(u, hits);      /* counted before the sites start over */
                 quicken(u);
             }
+        }
+        for (int op = 0; op < 256; op++) {
+            pa_op_stats[op].hits += hits[op];
         }
     }
     Py_RETURN_NONE;

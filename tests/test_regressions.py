@@ -1,0 +1,166 @@
+"""Regression cases: standalone programs that once behaved differently under pyadapt.
+
+Each file in ``tests/regressions/`` is a complete Python program (one bug per file, found by
+``tools/regrtest.py`` or ``tools/fuzz.py``).  It runs in a subprocess natively
+(``python3 FILE``) and under pyadapt (``python3 -m pyadapt FILE``) in each mode its header asks
+for; stdout, stderr (memory addresses masked) and the exit status must be the same.  The
+native run is also checked against the behaviour the file records, so a file that stops
+showing what it was written for is noticed.
+
+Header lines (comments at the top of the file):
+
+``# MODES: adaptive generic w0 w50``
+    pyadapt modes to compare: ``adaptive`` (default warmup), ``generic``
+    (``PYADAPT_SPECIALIZE=0``), ``wN`` (adaptive with ``PYADAPT_WARMUP=N``).
+    Default: ``adaptive generic``.
+``# EXPECTED-EXIT: N``
+    the native exit status (default 0).
+``# EXPECTED-STDOUT:`` followed by ``#| line`` lines
+    the native standard output, line by line (optional).
+``# TIMEOUT: seconds``
+    per run (default 60): a hang is a failure, not a stuck CI.
+``# XFAIL: reason``
+    mark the case as a known, accepted difference (strict: it fails once it passes).
+
+A crash (negative exit status: a signal) is reported with the signal's name.
+"""
+
+import os
+import re
+import signal
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REGRESSIONS = os.path.join(HERE, "regressions")
+ROOT = os.path.dirname(HERE)
+
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+
+MODE_ENV = {
+    "adaptive": {},
+    "generic": {"PYADAPT_SPECIALIZE": "0"},
+}
+
+
+def mode_env(mode):
+    if mode in MODE_ENV:
+        return MODE_ENV[mode]
+    m = re.fullmatch(r"w(\d+)", mode)
+    if m:
+        return {"PYADAPT_WARMUP": m.group(1)}
+    raise ValueError(f"unknown mode {mode!r}")
+
+
+def parse_header(path):
+    info = {"modes": ["adaptive", "generic"], "exit": 0, "stdout": None, "timeout": 60.0, "xfail": None}
+    stdout_lines = None
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line.startswith("#"):
+                if line.strip():
+                    break
+                continue
+            if line.startswith("#|"):
+                if stdout_lines is not None:
+                    stdout_lines.append(line[3:] if line.startswith("#| ") else line[2:])
+                continue
+            body = line[1:].strip()
+            key, sep, value = body.partition(":")
+            if not sep:
+                continue
+            key, value = key.strip().upper(), value.strip()
+            if key == "MODES":
+                info["modes"] = value.split()
+            elif key == "EXPECTED-EXIT":
+                info["exit"] = int(value)
+            elif key == "EXPECTED-STDOUT":
+                stdout_lines = []
+            elif key == "TIMEOUT":
+                info["timeout"] = float(value)
+            elif key == "XFAIL":
+                info["xfail"] = value
+    if stdout_lines is not None:
+        info["stdout"] = "".join(l + "\n" for l in stdout_lines)
+    return info
+
+
+def run_program(path, mode, timeout):
+    """Run FILE natively (mode None) or under pyadapt; return (returncode, stdout, stderr)."""
+    env = dict(os.environ)
+    for k in ("PYADAPT", "PYADAPT_SPECIALIZE", "PYADAPT_WARMUP"):
+        env.pop(k, None)
+    env["PYTHONHASHSEED"] = "0"
+    env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
+    if mode is None:
+        cmd = [sys.executable, path]
+    else:
+        env.update(mode_env(mode))
+        cmd = [sys.executable, "-m", "pyadapt", path]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env,
+                           cwd=os.path.dirname(path), stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode("utf-8", "replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        return "timeout", out, ""
+    return p.returncode, p.stdout, p.stderr
+
+
+def describe_status(rc):
+    if rc == "timeout":
+        return "hung (timed out)"
+    if isinstance(rc, int) and rc < 0:
+        try:
+            return f"killed by {signal.Signals(-rc).name}"
+        except ValueError:
+            return f"killed by signal {-rc}"
+    return f"exit {rc}"
+
+
+def normalize(text):
+    return _ADDRESS.sub("0x?", text)
+
+
+def _cases():
+    if not os.path.isdir(REGRESSIONS):
+        return []
+    out = []
+    for name in sorted(os.listdir(REGRESSIONS)):
+        if not name.endswith(".py") or name.startswith("_"):
+            continue
+        path = os.path.join(REGRESSIONS, name)
+        info = parse_header(path)
+        for mode in info["modes"]:
+            marks = [pytest.mark.xfail(reason=info["xfail"], strict=True)] if info["xfail"] else []
+            out.append(pytest.param(path, mode, id=f"{name[:-3]}-{mode}", marks=marks))
+    return out
+
+
+_native_cache = {}
+
+
+def native_result(path, timeout):
+    if path not in _native_cache:
+        _native_cache[path] = run_program(path, None, timeout)
+    return _native_cache[path]
+
+
+@pytest.mark.parametrize("path,mode", _cases())
+def test_regression(path, mode):
+    info = parse_header(path)
+    nrc, nout, nerr = native_result(path, info["timeout"])
+    assert nrc == info["exit"], f"native run: {describe_status(nrc)}, file says exit {info['exit']}\n{nerr}"
+    if info["stdout"] is not None:
+        assert normalize(nout) == normalize(info["stdout"]), "native output is not what the file records"
+    rc, out, err = run_program(path, mode, info["timeout"])
+    problems = []
+    if rc != nrc:
+        problems.append(f"status: native {describe_status(nrc)}, pyadapt {describe_status(rc)}")
+    if normalize(out) != normalize(nout):
+        problems.append(f"stdout differs:\n--- native\n{nout}--- pyadapt ({mode})\n{out}")
+    if normalize(err) != normalize(nerr):
+        problems.append(f"stderr differs:\n--- native\n{nerr[-3000:]}--- pyadapt ({mode})\n{err[-3000:]}")
+    assert not problems, f"{os.path.basename(path)} [{mode}]\n" + "\n".join(problems)
