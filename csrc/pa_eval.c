@@ -949,6 +949,59 @@ kw_fail:
 }
 
 
+/* ---- tracing events pyadapt emits itself (CPython's call_trace / call_exc_trace) ---- */
+
+/* A debugger's f_trace was set on a frame running here, and an exception arrives: the
+ * 'exception' event (and 'return' if it leaves the frame), before CPython's loop takes over
+ * at the handler (see `handover`). */
+static int
+call_trace(PyThreadState *tstate, _PyInterpreterFrame *frame, int what, PyObject *arg)
+{
+    if (tstate->tracing || tstate->c_tracefunc == NULL) {
+        return 0;
+    }
+    PyFrameObject *f = pa_frame_object(tstate, frame);
+    if (f == NULL) {
+        return -1;
+    }
+    int old_what = tstate->tracing_what;
+    tstate->tracing_what = what;
+    PyThreadState_EnterTracing(tstate);
+    f->f_lineno = PyCode_Addr2Line(frame->f_code,
+                                   _PyInterpreterFrame_LASTI(frame) * (int)sizeof(_Py_CODEUNIT));
+    int result = tstate->c_tracefunc(tstate->c_traceobj, f, what, arg);
+    f->f_lineno = 0;
+    PyThreadState_LeaveTracing(tstate);
+    tstate->tracing_what = old_what;
+    return result;
+}
+
+static void
+call_exc_trace(PyThreadState *tstate, _PyInterpreterFrame *frame)
+{
+    PyObject *type, *value, *tb;
+    _PyErr_Fetch(tstate, &type, &value, &tb);
+    if (value == NULL) {
+        value = Py_NewRef(Py_None);
+    }
+    _PyErr_NormalizeException(tstate, &type, &value, &tb);
+    PyObject *arg = PyTuple_Pack(3, type, value, tb != NULL ? tb : Py_None);
+    if (arg == NULL) {
+        _PyErr_Restore(tstate, type, value, tb);
+        return;
+    }
+    int err = call_trace(tstate, frame, PyTrace_EXCEPTION, arg);
+    Py_DECREF(arg);
+    if (err == 0) {
+        _PyErr_Restore(tstate, type, value, tb);
+    }
+    else {
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+    }
+}
+
 /* ---- helpers of the specialized forms ---- */
 
 /* A new frame for `func` with `nargs` arguments taken from `args` (references stolen, as
@@ -1204,6 +1257,7 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
     PyObject *names, *consts;
     PyObject **stack_pointer;
     PyObject *retval;
+    int traced_unwind = 0;       /* the exception being unwound was reported to a tracer */
 
     _PyCFrame cframe;
     _PyCFrame *prev_cframe = tstate->cframe;
@@ -4134,6 +4188,12 @@ error:
             PyTraceBack_Here(f);
         }
     }
+    traced_unwind = 0;
+    if (tstate->c_tracefunc != NULL && cframe.use_tracing
+            && (frame->is_entry || frame->owner == FRAME_OWNED_BY_THREAD)) {
+        call_exc_trace(tstate, frame);
+        traced_unwind = 1;
+    }
 
 exception_unwind: {
         int index = (int)(this_instr - code_base);
@@ -4155,6 +4215,20 @@ exception_unwind: {
                 Py_XDECREF(o);
             }
             _PyFrame_SetStackPointer(frame, stack_pointer);
+            if (traced_unwind) {
+                /* the frame ends with the exception: the tracer's 'return' event */
+                traced_unwind = 0;
+                PyObject *et, *ev, *etb;
+                _PyErr_Fetch(tstate, &et, &ev, &etb);
+                if (call_trace(tstate, frame, PyTrace_RETURN, Py_None) == 0) {
+                    _PyErr_Restore(tstate, et, ev, etb);
+                }
+                else {
+                    Py_XDECREF(et);
+                    Py_XDECREF(ev);
+                    Py_XDECREF(etb);
+                }
+            }
             goto exit_unwind;
         }
         PyObject **new_top = _PyFrame_Stackbase(frame) + handler->depth;
@@ -4177,6 +4251,13 @@ exception_unwind: {
         Py_XDECREF(exc);
         PUSH(val);
         JUMPTO(handler->handler);
+        if (traced_unwind) {
+            /* CPython's loop runs the handler, with line events */
+            traced_unwind = 0;
+            this_instr = next_instr;
+            frame->prev_instr = cpy_base + to_cpy[this_instr - code_base] - 1;
+            goto handover;
+        }
         DISPATCH();
     }
 

@@ -281,7 +281,8 @@ pa_get_or_compile(PyCodeObject *co)
     if (u != NULL) {
         return u;
     }
-    if (compile_callback == NULL || tls_compiling) {
+    if (compile_callback == NULL || tls_compiling || _Py_IsFinalizing()) {
+        /* at exit, the compiler's modules are being torn down: stay native */
         return NULL;
     }
     PyObject *et, *ev, *etb;
@@ -295,7 +296,9 @@ pa_get_or_compile(PyCodeObject *co)
         Py_DECREF(res);
     }
     if (PyErr_Occurred()) {
-        PyErr_WriteUnraisable((PyObject *)co);
+        /* the compiler records why in pyadapt._compiler.rejections; never disturb the
+         * program with it: its frames run natively */
+        PyErr_Clear();
         made = NULL;
     }
     if (made == NULL) {

@@ -14,7 +14,11 @@ CALL, the forward/backward jump variants become one instruction each with an abs
 target.  Everything it knows about instructions it reads from the C core's metadata table
 (``pa_opinfo_table``, generated from csrc/pa_opcodes.h).
 """
-import dis
+# The compiler runs while the program runs -- also while the program has replaced
+# builtins.len or its friends.  Everything it calls is bound here, at import.
+from builtins import (BaseException, Exception, MemoryError, TypeError, int, isinstance,
+                      len, list, range, sorted, str, type)
+
 import opcode as _cpy_opcode
 import types
 from array import array
@@ -112,9 +116,27 @@ def decode(code):
 
 
 def _exception_table(code):
-    """(start, end, target, depth, lasti) in code units."""
-    for e in dis._parse_exception_table(code):
-        yield e.start // 2, e.end // 2, e.target // 2, e.depth, e.lasti
+    """(start, end, target, depth, lasti) in code units, from CPython 3.11's varint table.
+
+    Entries are start, length, target, depth<<1|lasti; each number is 6-bit chunks,
+    most significant first, bit 6 set on all but the last, bit 7 set on an entry's first.
+    """
+    table = code.co_exceptiontable
+    n = len(table)
+    pos = 0
+    out = []
+    while pos < n:
+        fields = []
+        for _ in range(4):
+            value = table[pos] & 63
+            while table[pos] & 64:
+                pos += 1
+                value = (value << 6) | (table[pos] & 63)
+            pos += 1
+            fields.append(value)
+        start, length, target, depth_lasti = fields
+        out.append((start, start + length, target, depth_lasti >> 1, depth_lasti & 1))
+    return out
 
 
 # ---- pyadapt code generation ----
@@ -190,10 +212,18 @@ rejections = {}   # code object name/location -> why the compiler refused it
 
 
 def compile_for_hook(code):
-    """Called by the C hook on a code object's first entry: the unit's address, or 0."""
+    """Called by the C hook on a code object's first entry: the unit's address, or 0.
+
+    Never raises: a code object the compiler cannot translate (or a bug in it) is recorded
+    in `rejections`, and the hook runs that code in CPython's loop.
+    """
     try:
         unit = compile_code(code)
-    except CompileError as exc:
-        rejections[(code.co_filename, code.co_firstlineno, code.co_qualname)] = str(exc)
+    except BaseException as exc:     # noqa: BLE001 - the program must not see compiler errors
+        try:
+            rejections[(code.co_filename, code.co_firstlineno, code.co_qualname)] = (
+                "%s: %s" % (type(exc).__name__, exc))
+        except BaseException:        # noqa: BLE001
+            pass
         return 0
     return int(ffi.cast("uintptr_t", unit))

@@ -46,6 +46,7 @@ __all__ = [
 ]
 
 import builtins as _builtins
+from builtins import AttributeError, Exception, TypeError, ValueError, bool, range  # fixed at import
 
 # Fixed references to the real builtins and to the C-level accessors, so that user
 # subclasses overriding attributes (``exceptions``, ``__traceback__``, ...) see the
