@@ -1405,6 +1405,29 @@ dispatch_switch:
         PyObject *rhs = POP();
         PyObject *lhs = TOP();
         PyObject *res;
+        if ((oparg == NB_ADD || oparg == NB_INPLACE_ADD) && PyUnicode_CheckExact(lhs)
+                && PyUnicode_CheckExact(rhs)) {
+            /* `s = s + t` / `s += t` stored back into the same local: extend s in place
+             * when nothing else holds it (CPython <= 3.10's generic loop did this; 3.11
+             * keeps it for the quickened form only, which would make generic mode
+             * quadratic). */
+            uint32_t store = next_instr[PA_CACHE_UNITS(pa_cache_binary_op)];
+            int store_op = store & 0xFF;
+            if ((store_op == PA_STORE_FAST || store_op == PA_STORE_FAST__LOAD_FAST
+                    || store_op == PA_STORE_FAST__STORE_FAST)
+                    && GETLOCAL(store >> 8) == lhs) {
+                PyObject **target_local = &GETLOCAL(store >> 8);
+                STACK_SHRINK(1);
+                Py_DECREF(lhs);
+                PyUnicode_Append(target_local, rhs);
+                Py_DECREF(rhs);
+                if (*target_local == NULL) {
+                    goto error;
+                }
+                next_instr += PA_CACHE_UNITS(pa_cache_binary_op) + 1;
+                DISPATCH();
+            }
+        }
         if (oparg == NB_POWER) {
             res = PyNumber_Power(lhs, rhs, Py_None);
         }

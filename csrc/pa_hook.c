@@ -208,24 +208,7 @@ pa_unit_finish(pa_unit *u)
     return 0;
 }
 
-static Py_ssize_t pa_extra_index = -1;
-
-/* Layout of co_extra in 3.11 (Objects/codeobject.c keeps the typedef private): read
- * directly, because the hook looks a unit up on every frame it sees. */
-typedef struct {
-    Py_ssize_t ce_size;
-    void *ce_extras[1];
-} pa_code_extra;
-
-pa_unit *
-pa_unit_for_code(PyCodeObject *co)
-{
-    pa_code_extra *extra = (pa_code_extra *)co->co_extra;
-    if (extra == NULL || pa_extra_index >= extra->ce_size) {
-        return NULL;
-    }
-    return (pa_unit *)extra->ce_extras[pa_extra_index];
-}
+Py_ssize_t pa_extra_index = -1;
 
 static int
 attach_unit(PyCodeObject *co, pa_unit *u)
@@ -239,8 +222,10 @@ attach_unit(PyCodeObject *co, pa_unit *u)
 
 /* ---- thread state of the hook ---- */
 
-static _Thread_local int tls_depth;      /* > 0: this thread runs inside pyadapt's extent */
-static _Thread_local int tls_compiling;  /* the compiler is running: its frames stay native */
+/* initial-exec: a plain %fs-relative access, no __tls_get_addr call on every frame */
+#define PA_TLS _Thread_local __attribute__((tls_model("initial-exec")))
+static PA_TLS int tls_depth;      /* > 0: this thread runs inside pyadapt's extent */
+static PA_TLS int tls_compiling;  /* the compiler is running: its frames stay native */
 static int global_enabled;               /* python -m pyadapt / PYADAPT=1 / enable() */
 static int active_runs;                  /* run() extents alive, all threads */
 static int have_jit;                     /* a @jit function exists: the hook stays */

@@ -109,7 +109,26 @@ uint32_t pa_func_version(PyFunctionObject *func);
 Py_ssize_t pa_keys_index(PyDictKeysObject *keys, PyObject *name);
 
 /* ---- units ---- */
-pa_unit *pa_unit_for_code(PyCodeObject *co);          /* attached unit or NULL (no compile) */
+extern Py_ssize_t pa_extra_index;
+
+/* Layout of co_extra in 3.11 (Objects/codeobject.c keeps the typedef private): read
+ * directly, because the hook and every frame start look a unit up. */
+typedef struct {
+    Py_ssize_t ce_size;
+    void *ce_extras[1];
+} pa_code_extra;
+
+/* The unit attached to `co`, or NULL (never compiles). */
+static inline pa_unit *
+pa_unit_for_code(PyCodeObject *co)
+{
+    pa_code_extra *extra = (pa_code_extra *)co->co_extra;
+    if (extra == NULL || pa_extra_index >= extra->ce_size) {
+        return NULL;
+    }
+    return (pa_unit *)extra->ce_extras[pa_extra_index];
+}
+
 pa_unit *pa_get_or_compile(PyCodeObject *co);         /* compile on first sight; never NULL-with-error */
 
 /* ---- the loop ---- */
