@@ -102,4 +102,10 @@ typedef struct {
 } pa_config_t;
 extern pa_config_t pa_config;
 
+/* Dynamic counts of adjacent instruction pairs, (first, second) by generic opcode: filled
+ * only by a build with PYADAPT_PAIR_STATS=1 (tools/pair_counts.py), to choose
+ * superinstructions.  pa_pair_stats_enabled says which build this is. */
+extern uint64_t pa_pair_counts[256][256];
+extern const int pa_pair_stats_enabled;
+
 int pa_core_init(void);

@@ -1108,9 +1108,28 @@ finish_inlined_generator(PyThreadState *tstate, _PyInterpreterFrame *gen_frame, 
 #  define DISPATCH_GOTO() goto dispatch_switch
 #endif
 
+#ifdef PA_PAIR_STATS
+uint64_t pa_pair_counts[256][256];
+const int pa_pair_stats_enabled = 1;
+/* count (previous, this) when this instruction directly follows the previous one */
+#  define COUNT_PAIR() \
+    do { \
+        if (this_instr == pair_prev_end && pair_prev >= 0) { \
+            pa_pair_counts[pair_prev][pa_family_of[*this_instr & 0xFF]]++; \
+        } \
+        pair_prev = pa_family_of[*this_instr & 0xFF]; \
+        pair_prev_end = this_instr + 1 + pa_opinfo_table[*this_instr & 0xFF].ncache; \
+    } while (0)
+#else
+uint64_t pa_pair_counts[256][256];
+const int pa_pair_stats_enabled = 0;
+#  define COUNT_PAIR() ((void)0)
+#endif
+
 #define DISPATCH() \
     do { \
         this_instr = next_instr; \
+        COUNT_PAIR(); \
         uint32_t word_ = *next_instr++; \
         opcode = word_ & 0xff; \
         oparg = (int)(word_ >> 8); \
@@ -1258,6 +1277,10 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
     PyObject **stack_pointer;
     PyObject *retval;
     int traced_unwind = 0;       /* the exception being unwound was reported to a tracer */
+#ifdef PA_PAIR_STATS
+    int pair_prev = -1;
+    uint32_t *pair_prev_end = NULL;
+#endif
 
     _PyCFrame cframe;
     _PyCFrame *prev_cframe = tstate->cframe;

@@ -6,7 +6,8 @@ csrc/pa_caches.h, the same files the C sources include: one definition of the da
 crosses the boundary.
 
 Set ``PYADAPT_DEBUG_BUILD=1`` in the environment for a debug build (assertions on,
--O0 -g).
+-O0 -g), ``PYADAPT_PAIR_STATS=1`` for a build that counts instruction pairs
+(tools/pair_counts.py).
 """
 import os
 import sys
@@ -32,6 +33,8 @@ _macros = []
 if _debug:
     _cflags += ["-O0", "-g"]
     _macros.append(("PA_DEBUG", "1"))
+if os.environ.get("PYADAPT_PAIR_STATS", "") not in ("", "0"):
+    _macros.append(("PA_PAIR_STATS", "1"))     # tools/pair_counts.py
 
 ffibuilder.set_source(
     "pyadapt._pyadapt",
