@@ -39,7 +39,7 @@ _core._set_runtime(_compiler.compile_for_hook, _runtime.prep_reraise_star,
                    _runtime.match_class, _runtime.match_keys, _check_eg_match)
 
 __all__ = ["run", "jit", "configure", "config", "stats", "reset_stats", "unit_info",
-           "dis", "get_instructions", "enable", "disable", "is_enabled"]
+           "dis", "get_instructions", "report", "enable", "disable", "is_enabled"]
 
 run = _core.run
 enable = _core.enable
@@ -116,6 +116,7 @@ def jit(func=None, /):
 
 
 from ._introspect import dis, get_instructions, reset_stats, stats  # noqa: E402
+from ._report import report  # noqa: E402
 
 
 def _code_of(obj):

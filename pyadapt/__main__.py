@@ -29,14 +29,55 @@ import pyadapt
 # pyadapt's own options, each declared once: the parser is built from this table, and the
 # splitter that finds where the program starts reads from it which options take a value.
 # metavar None: a switch; otherwise the option takes one value (``--report DIR``).
-# Room for later: --stats, --report DIR, --warmup N.
 _Option = namedtuple("_Option", "flags help metavar type", defaults=(None, str))
+
+
+def _warmup(text):
+    if text == "never":
+        return text
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value < 1 << 20:
+        raise argparse.ArgumentTypeError(
+            f"expected a count of executions (0 to {(1 << 20) - 1}) or 'never', not {text!r}")
+    return value
+
 
 _OPTIONS = (
     _Option(
         ("--no-children",),
         "do not start child processes under pyadapt: PYADAPT is removed from the "
         "environment they inherit (by default it is set to 1)",
+    ),
+    _Option(
+        ("--stats",),
+        "at exit, print a summary of what pyadapt did to stderr: instructions, frames, "
+        "fallbacks, the families with their hits, misses and hit rates, failed "
+        "specializations by kind",
+    ),
+    _Option(
+        ("--stats-json",),
+        "at exit, write pyadapt.stats() to FILE as JSON",
+        "FILE",
+    ),
+    _Option(
+        ("--report",),
+        "at exit, write an HTML report to DIR: one page per source file, each expression "
+        "coloured by how it specialized, details on hover; open DIR/index.html",
+        "DIR",
+    ),
+    _Option(
+        ("--warmup",),
+        "executions of an adaptive instruction before it tries to specialize (default 2, "
+        "or PYADAPT_WARMUP; 0: at the first execution; 'never': generic mode)",
+        "N",
+        _warmup,
+    ),
+    _Option(
+        ("--generic",),
+        "generic mode: specialize nothing (the baseline to compare with)",
     ),
 )
 
@@ -57,7 +98,13 @@ is passed to the program):
 _EPILOG = """\
 Child processes (subprocess, multiprocessing) start under pyadapt too: PYADAPT=1 is put in
 their environment, and pyadapt-autostart.pth, installed with pyadapt, starts any Python
-process of this environment under pyadapt when PYADAPT=1.
+process of this environment under pyadapt when PYADAPT=1.  --warmup and --generic apply to
+them too (through PYADAPT_WARMUP and PYADAPT_SPECIALIZE=0 in their environment, which
+pyadapt reads when it starts).
+
+--stats, --stats-json and --report are produced when the program ends, however it ends
+(normally, sys.exit, an uncaught exception or KeyboardInterrupt), after its own atexit
+handlers, for this process only; not if it ends with os._exit or is killed by a signal.
 """
 
 
@@ -248,6 +295,83 @@ def _native_traceback(tb, keep_runpy):
     return kept[0] if kept else None
 
 
+_kept_for_report = []
+
+
+def _configure(opts):
+    """--warmup and --generic: for this process now, and for its children through the
+    environment variables pyadapt reads at import."""
+    settings = {}
+    if opts.warmup is not None:
+        settings["warmup"] = opts.warmup
+        os.environ["PYADAPT_WARMUP"] = str(opts.warmup)
+    if opts.generic:
+        settings["specialize"] = False
+        os.environ["PYADAPT_SPECIALIZE"] = "0"
+    if settings:
+        pyadapt.configure(**settings)
+
+
+def _at_exit_outputs(opts):
+    """Arrange for --stats, --stats-json and --report when the program ends.
+
+    atexit runs its handlers last registered first, so the program's own handlers (registered
+    later) run before these, and pyadapt.disable, registered after the writer, runs just
+    before it: the writer then runs natively and compiles nothing, so the report shows the
+    program and its counts, not the code that writes them.  A child made by os.fork inherits
+    the handlers; only this process writes.
+    """
+    import atexit
+
+    pid = os.getpid()
+    # Paths as given on the command line, before the program can change directory.
+    stats_json = os.path.abspath(opts.stats_json) if opts.stats_json else None
+    report_dir = os.path.abspath(opts.report) if opts.report else None
+
+    def write_outputs():
+        if os.getpid() != pid:
+            return
+        from pyadapt import _report
+
+        err = sys.stderr if sys.stderr is not None else sys.__stderr__
+        stats = pyadapt.stats()
+        if stats_json:
+            import json
+
+            try:
+                with open(stats_json, "w", encoding="utf-8") as f:
+                    json.dump(stats, f, indent=1)
+                    f.write("\n")
+            except OSError as exc:
+                _warn(err, f"cannot write --stats-json {stats_json}: {exc}")
+        if report_dir:
+            try:
+                index = _report.report(report_dir)
+            except Exception as exc:  # never lose the other outputs, nor the exit status
+                _warn(err, f"cannot write --report {report_dir}: {type(exc).__name__}: {exc}")
+            else:
+                _warn(err, f"report written to {index}")
+        if opts.stats and err is not None:
+            try:
+                err.flush()
+                err.write("\n" + _report.format_stats(stats))
+                err.flush()
+            except (OSError, ValueError):  # stderr closed by the program
+                pass
+
+    atexit.register(write_outputs)
+    atexit.register(pyadapt.disable)  # a C builtin: calling it runs no Python frame
+
+
+def _warn(stream, message):
+    if stream is None:
+        return
+    try:
+        print(f"pyadapt: {message}", file=stream, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv=None):
     parser = _parser()
     options, kind, target, args = _split(sys.argv[1:] if argv is None else argv)
@@ -261,6 +385,9 @@ def main(argv=None):
         os.environ.pop("PYADAPT", None)
     else:
         os.environ["PYADAPT"] = "1"
+    _configure(opts)
+    if opts.stats or opts.stats_json or opts.report:
+        _at_exit_outputs(opts)
 
     sys.argv[:] = [target if kind == "script" else kind, *args]
     if not pyadapt.is_enabled():
@@ -281,6 +408,10 @@ def main(argv=None):
         _show_native_traceback(kind == "-m")  # a SyntaxError, or a parent package of -m failing
         raise
 
+    if opts.report:
+        # Keep the program's top-level code (and so its unit) alive for the report at exit;
+        # otherwise it is freed when exec returns and its page would miss the module level.
+        _kept_for_report.append(code)
     main_module = _new_main(attrs)
     sys.modules["__main__"] = main_module
     try:
