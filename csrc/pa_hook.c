@@ -371,7 +371,11 @@ mod_run(PyObject *self, PyObject *const *args, Py_ssize_t nargsf, PyObject *kwna
     tls_depth++;
     active_runs++;
     install_hook();
+    /* run(f) is f() for the recursion limit: the call of this builtin counted one level */
+    PyThreadState *tstate = PyThreadState_Get();
+    tstate->recursion_remaining++;
     PyObject *res = PyObject_Vectorcall(func, args + 1, nargs - 1, kwnames);
+    tstate->recursion_remaining--;
     active_runs--;
     tls_depth--;
     maybe_uninstall_hook();
@@ -555,7 +559,31 @@ mod_reset_site_hits(PyObject *self, PyObject *unused)
     Py_RETURN_NONE;
 }
 
+/* Run a program's top-level code as python runs a script: its module frame has no
+ * f_back and the whole recursion limit, although pyadapt's command line (and runpy) called
+ * it.  The frames below are unlinked only for the duration of the call. */
+static PyObject *
+mod_exec_toplevel(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 2 || !PyCode_Check(args[0]) || !PyDict_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "_exec_toplevel(code, globals)");
+        return NULL;
+    }
+    PyThreadState *tstate = PyThreadState_Get();
+    _PyInterpreterFrame *below = tstate->cframe->current_frame;
+    int saved_remaining = tstate->recursion_remaining;
+    tstate->cframe->current_frame = NULL;
+    tstate->recursion_remaining = tstate->recursion_limit;
+    PyObject *res = PyEval_EvalCode(args[0], args[1], args[1]);
+    tstate->recursion_remaining = saved_remaining;
+    tstate->cframe->current_frame = below;
+    return res;
+}
+
 static PyMethodDef pa_module_methods[] = {
+    {"_exec_toplevel", (PyCFunction)(void (*)(void))mod_exec_toplevel, METH_FASTCALL,
+     "run a program's top-level code with no frames below it"},
     {"_hits_by_opcode", mod_hits_by_opcode, METH_NOARGS, "hits per opcode, all units"},
     {"_compiled_codes", mod_compiled_codes, METH_NOARGS, "code objects with a unit"},
     {"_reset_site_hits", mod_reset_site_hits, METH_NOARGS, "zero every site's hit count"},

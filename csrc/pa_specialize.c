@@ -168,7 +168,7 @@ is_method_descriptor(PyObject *descr)
 static int
 simple_function(PyObject *f, int nargs)
 {
-    if (!PyFunction_Check(f)) {
+    if (f == NULL || !PyFunction_Check(f)) {
         return 0;
     }
     PyCodeObject *co = (PyCodeObject *)((PyFunctionObject *)f)->func_code;

@@ -415,7 +415,12 @@ def main(argv=None):
     main_module = _new_main(attrs)
     sys.modules["__main__"] = main_module
     try:
-        exec(code, main_module.__dict__)
+        if main_module.__spec__ is None:
+            # a script or -c: python itself runs it with no frames below the module's
+            from . import _core
+            _core._exec_toplevel(code, main_module.__dict__)
+        else:
+            exec(code, main_module.__dict__)   # -m: below it, runpy's frames, as natively
     except SystemExit:
         raise
     except BaseException:
