@@ -1,0 +1,1 @@
+"""pyadapt's benchmark suite: ``python -m bench --help`` (see README.md, "Benchmarks")."""

@@ -1,0 +1,156 @@
+"""Instructions executed per workload call, counted by valgrind's callgrind: a measure that
+other processes on a shared machine cannot disturb (times can), to go with the pyperf times.
+
+    python -m bench.callgrind                       # all workloads, 4 modes: ~5 min on 2 cores
+    python -m bench.callgrind --workloads fib,nbody --jobs 2
+
+For each workload and mode (native CPython 3.10 and 3.11, pyadapt generic and adaptive) a
+process runs under callgrind: it makes one warm-up call (compiling and specializing), then
+one more that is counted (callgrind collects only inside functools.reduce, which makes it).  Sizes are about a tenth of the pyperf sizes (callgrind is ~50x slower).
+PYTHONHASHSEED is fixed so that both processes do the same work.
+
+An instruction count is not a time: cache misses, branch mispredictions and the cost of
+each instruction differ between the loops.  It is a repeatable proxy for the work done.
+"""
+import argparse
+import concurrent.futures
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+# workloads whose size is not linear in their parameter: a smaller parameter instead of SIZE/10
+SMALLER = {"fib": 23, "fannkuch": 7, "nqueens": 9, "raytrace": 16, "spectral_norm": 28, "go": 6}
+SCALE = 0.1
+
+
+def size_of(mod, name):
+    return SMALLER.get(name, max(mod.TINY, int(mod.SIZE * SCALE)))
+
+
+def child(name, mode, calls):
+    """Runs inside callgrind: one warm-up call, then `calls` more inside functools.reduce,
+    the only C function callgrind collects in (nothing else in the process calls it)."""
+    sys.path.insert(0, ROOT)
+    core = os.environ.get("BENCH_PYADAPT_DIR")  # another build of pyadapt (counting_cost.py)
+    if core:
+        sys.path.insert(0, core)
+    from bench import workloads
+
+    mod = workloads.load(name)
+    n = size_of(mod, name)
+    if mode == "native":
+        def call():
+            return mod.run(n)
+    else:
+        import pyadapt
+
+        if core and not os.path.abspath(pyadapt.__file__).startswith(os.path.abspath(core)):
+            raise SystemExit("pyadapt came from %s, not %s" % (pyadapt.__file__, core))
+        pyadapt.configure(specialize=(mode == "adaptive"))
+
+        def call():
+            return pyadapt.run(mod.run, n)
+    import functools
+
+    call()
+    functools.reduce(lambda acc, _: call(), range(calls), None)
+
+
+def count(python, name, mode, calls, core_dir=None):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "cg.out")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PYADAPT")}
+        env["PYTHONHASHSEED"] = "0"
+        env.pop("BENCH_PYADAPT_DIR", None)
+        if core_dir:
+            env["BENCH_PYADAPT_DIR"] = core_dir
+        proc = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
+             "--collect-atstart=no", "--toggle-collect=functools_reduce", python,
+             os.path.abspath(__file__), "--child", name, mode, str(calls)],
+            capture_output=True, text=True, env=env)
+        if proc.returncode != 0:
+            raise RuntimeError("%s %s: %s" % (name, mode, proc.stderr[-2000:]))
+        m = re.search(r"Collected\s*:\s*(\d+)", proc.stderr)
+        if not m:
+            raise RuntimeError("%s %s: no callgrind total in %s" % (name, mode, proc.stderr[-500:]))
+        return int(m.group(1))
+
+
+def per_call(python, name, mode):
+    return count(python, name, mode, 1)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m bench.callgrind", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    ap.add_argument("--workloads", default="")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--python310", default="")
+    ap.add_argument("--markdown", action="store_true")
+    args = ap.parse_args(argv)
+    if args.child:
+        name, mode, calls = args.child
+        child(name, mode, int(calls))
+        return 0
+
+    if ROOT not in sys.path:
+        sys.path.insert(0, ROOT)
+    from bench import run as bench_run
+    from bench import workloads
+
+    if not shutil.which("valgrind"):
+        sys.exit("valgrind is not installed (apt-get install valgrind)")
+    names = [n for n in args.workloads.split(",") if n] or list(workloads.NAMES)
+    pythons = {"3.11": os.path.realpath(sys.executable)}
+    py310, why = bench_run.find_python310(args.python310)
+    if py310:
+        pythons["3.10"] = os.path.realpath(py310)
+    else:
+        print("CPython 3.10 skipped: %s" % why)
+    modes = [(label, py, mode) for label, py, mode in (
+        ("3.10", pythons.get("3.10"), "native"), ("3.11", pythons["3.11"], "native"),
+        ("generic", pythons["3.11"], "generic"), ("adaptive", pythons["3.11"], "adaptive"))
+        if py]
+
+    jobs = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for name in names:
+            for label, py, mode in modes:
+                jobs[name, label] = pool.submit(per_call, py, name, mode)
+        results = {key: fut.result() for key, fut in jobs.items()}
+
+    labels = [m[0] for m in modes]
+    ratios = [(a, b) for a, b in (("adaptive", "generic"), ("adaptive", "3.11"),
+                                  ("adaptive", "3.10"), ("3.11", "3.10"))
+              if a in labels and b in labels]
+    header = ["workload", "size"] + ["%s (M instr)" % lbl for lbl in labels] + ["%s/%s" % r for r in ratios]
+    rows = []
+    logs = {r: [] for r in ratios}
+    for name in names:
+        mod = workloads.load(name)
+        row = [name, str(size_of(mod, name))]
+        row += ["%.1f" % (results[name, lbl] / 1e6) for lbl in labels]
+        for a, b in ratios:
+            r = results[name, a] / results[name, b]
+            logs[a, b].append(math.log(r))
+            row.append("%.2f" % r)
+        rows.append(row)
+    rows.append(["geometric mean", ""] + [""] * len(labels)
+                + ["%.2f" % math.exp(sum(v) / len(v)) for v in logs.values()])
+    from bench.report import _table
+
+    print("instructions per warm workload call (callgrind), below 1.00 = the first named does less work")
+    print(_table(header, rows, args.markdown))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

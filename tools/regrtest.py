@@ -1,0 +1,407 @@
+#!/usr/bin/env python3
+"""Run modules of CPython's own regression test suite natively and under pyadapt, and compare.
+
+Each module runs in its own subprocess (``python3 -m test MODULE -v --junit-xml F``), once
+natively and once per pyadapt mode (``python3 -m pyadapt ...``: adaptive, generic or both),
+with a timeout.  The results are compared test case by test case (the ids from the junit
+xml and from the verbose output), so the table says which tests differ.  A module passes
+"exactly as natively" when the same tests run and the same ones fail, error or skip.
+
+    python3 tools/regrtest.py                      # the default list, adaptive mode
+    python3 tools/regrtest.py --fast               # the CI subset
+    python3 tools/regrtest.py --mode both -j 2     # adaptive and generic, two modules at once
+    python3 tools/regrtest.py --modules test_grammar test_scope --warmup 0
+
+Exit status: 0 when every module ran under pyadapt exactly as natively, 1 otherwise.
+Per-module output (stdout+stderr and junit xml of every run) is kept in --outdir.
+
+Under pyadapt the suite is started as ``python3 -m pyadapt -c CODE test ...`` where CODE runs
+the ``test`` package as ``__main__`` (``runpy``, like ``-m test``) and, at exit, writes
+``pyadapt.stats()`` to a file: the table shows how many frames pyadapt's loop evaluated, so
+a silent fallback to the native loop cannot pass for a success.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+DEFAULT_MODULES = """
+test_grammar test_exceptions test_generators test_coroutines test_asyncgen test_scope
+test_class test_super test_with test_contextlib test_patma test_unpack test_unpack_ex
+test_listcomps test_setcomps test_dictcomps test_genexps test_fstring test_raise
+test_except_star test_exception_group test_keywordonlyarg test_positional_only_arg
+test_funcattrs test_dynamic test_augassign test_opcodes test_traceback test_frame
+test_sys_settrace test_inspect test_descr test_dict test_list test_set test_itertools
+test_functools test_threading test_signal test_asyncio
+""".split()
+
+# The CI subset: every module of the default list but the three slow ones (test_threading,
+# test_signal and test_asyncio take 15-90 s each natively); about a minute with -j 2.
+SLOW_MODULES = ("test_threading", "test_signal", "test_asyncio")
+FAST_MODULES = [m for m in DEFAULT_MODULES if m not in SLOW_MODULES]
+
+MODES = ("native", "adaptive", "generic")
+
+# What the pyadapt child runs: the test package as __main__, plus a stats dump at exit.
+_CHILD_CODE = r"""
+import atexit, json, os, runpy, sys
+import pyadapt
+def _dump(path=os.environ["PYADAPT_REGRTEST_STATS"]):
+    try:
+        s = pyadapt.stats()
+        with open(path, "w") as f:
+            json.dump({"frames": s.get("frames"), "instructions": s.get("instructions"),
+                       "fallbacks": dict(s.get("fallbacks", {})),
+                       "enabled": pyadapt.is_enabled()}, f)
+    except BaseException as e:
+        with open(path, "w") as f:
+            json.dump({"error": repr(e)}, f)
+atexit.register(_dump)
+sys.argv[0] = "-m"
+runpy.run_module("test", run_name="__main__", alter_sys=True)
+"""
+
+# Status codes of one test case.
+OK, FAIL, ERROR, SKIP, XFAIL, XPASS, CRASHED = "ok", "FAIL", "ERROR", "skip", "xfail", "XPASS", "CRASHED"
+
+_VERBOSE_LINE = re.compile(
+    r"^(?P<meth>\w+) \((?P<id>[\w.]+)\)(?: \((?P<sub>.*)\))?(?:\n[^\n]*?)? \.\.\. (?:[^\n]*\n){0,3}?"
+    r"(?P<res>ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)\s*$",
+    re.M,
+)
+_STARTED_LINE = re.compile(r"^(?P<meth>\w+) \((?P<id>[\w.]+)\)(?: \(.*\))?(?: \.\.\. ?)?", re.M)
+_BLOCK_LINE = re.compile(r"^(?P<kind>FAIL|ERROR): (?P<meth>\w+) \((?P<id>[\w.]+)\)(?: \((?P<sub>.*)\))?\s*$", re.M)
+_SUMMARY = re.compile(r"^Result: (?P<res>.*)$", re.M)
+
+
+@dataclass
+class RunResult:
+    module: str
+    mode: str
+    returncode: int | None = None
+    timed_out: bool = False
+    duration: float = 0.0
+    cases: dict = field(default_factory=dict)  # test id -> status
+    summary: str = ""
+    stats: dict | None = None
+    last_started: str | None = None  # the test that was running when the process died
+    log: str = ""
+
+    @property
+    def crashed(self):
+        return self.timed_out or (self.returncode is not None and self.returncode < 0)
+
+    def counts(self):
+        c = {k: 0 for k in (OK, FAIL, ERROR, SKIP, XFAIL, XPASS)}
+        for st in self.cases.values():
+            c[st] = c.get(st, 0) + 1
+        return c
+
+    def short(self):
+        c = self.counts()
+        run = len(self.cases) - c[SKIP]
+        text = f"{run}/{c[FAIL]}/{c[ERROR]}/{c[SKIP]}"
+        if self.timed_out:
+            text += " TIMEOUT"
+        elif self.returncode is not None and self.returncode < 0:
+            text += f" SIG{_signame(-self.returncode)}"
+        elif self.returncode not in (0, None) and not (c[FAIL] or c[ERROR]):
+            text += f" rc={self.returncode}"
+        return text
+
+
+def _signame(num):
+    try:
+        return signal.Signals(num).name.replace("SIG", "")
+    except ValueError:
+        return str(num)
+
+
+def _status_of_xml(tc):
+    for child in tc:
+        if child.tag == "failure":
+            return FAIL
+        if child.tag == "error":
+            return ERROR
+        if child.tag == "skipped":
+            return SKIP
+        if child.tag == "output":
+            return XFAIL
+        if child.tag == "outcome" and "UNEXPECTED" in (child.text or ""):
+            return XPASS
+    return OK
+
+
+def parse_results(stdout, xml_path):
+    """Return ({test id: status}, last started test id or None) from a run's output and xml."""
+    cases = {}
+    have_xml = False
+    if xml_path and os.path.exists(xml_path):
+        try:
+            root = ET.parse(xml_path).getroot()
+            for tc in root.iter("testcase"):
+                name = tc.get("name")
+                if name:  # a case whose subtests failed has no name: the text output has it
+                    cases[name] = _status_of_xml(tc)
+            have_xml = True
+        except ET.ParseError:
+            pass
+    # the verbose lines only when there is no xml (the process died before writing it)
+    for m in () if have_xml else _VERBOSE_LINE.finditer(stdout):
+        tid = m.group("id")
+        res = m.group("res")
+        st = {"ok": OK, "FAIL": FAIL, "ERROR": ERROR, "expected failure": XFAIL,
+              "unexpected success": XPASS}.get(res, SKIP if res.startswith("skipped") else None)
+        if m.group("sub") is not None:
+            # a subtest line: only failures are printed, and they make the whole case fail
+            if st in (FAIL, ERROR):
+                cases[tid] = _worse(cases.get(tid), st)
+            continue
+        cases.setdefault(tid, st)
+    for m in _BLOCK_LINE.finditer(stdout):
+        tid = m.group("id")
+        cases[tid] = _worse(cases.get(tid), FAIL if m.group("kind") == "FAIL" else ERROR)
+    last = None
+    for m in _STARTED_LINE.finditer(stdout):
+        last = m.group("id")
+    return cases, last
+
+
+def _worse(a, b):
+    order = [None, OK, SKIP, XFAIL, XPASS, FAIL, ERROR, CRASHED]
+    return a if order.index(a) >= order.index(b) else b
+
+
+def run_module(module, mode, outdir, timeout, python, warmup=None, extra=()):
+    """Run one test module in one mode in its own subprocess."""
+    tag = f"{module}.{mode}"
+    xml_path = os.path.join(outdir, tag + ".xml")
+    stats_path = os.path.join(outdir, tag + ".stats.json")
+    log_path = os.path.join(outdir, tag + ".log")
+    for p in (xml_path, stats_path):
+        if os.path.exists(p):
+            os.unlink(p)
+    env = dict(os.environ)
+    for k in ("PYADAPT", "PYADAPT_SPECIALIZE", "PYADAPT_WARMUP"):
+        env.pop(k, None)
+    test_args = [module, "-v", "--junit-xml", xml_path, *extra]
+    if mode == "native":
+        cmd = [python, "-m", "test", *test_args]
+    else:
+        cmd = [python, "-m", "pyadapt", "-c", _CHILD_CODE, *test_args]
+        env["PYADAPT_REGRTEST_STATS"] = stats_path
+        if mode == "generic":
+            env["PYADAPT_SPECIALIZE"] = "0"
+        elif warmup is not None:
+            env["PYADAPT_WARMUP"] = str(warmup)
+    res = RunResult(module, mode)
+    start = time.monotonic()
+    with open(log_path, "w+b") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                env=env, start_new_session=True)
+        try:
+            res.returncode = proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            res.timed_out = True
+            # SIGABRT first: regrtest enables faulthandler, which dumps every thread's stack.
+            for sig, grace in ((signal.SIGABRT, 10), (signal.SIGKILL, 10)):
+                try:
+                    os.killpg(proc.pid, sig)
+                except ProcessLookupError:
+                    pass
+                try:
+                    res.returncode = proc.wait(grace)
+                    break
+                except subprocess.TimeoutExpired:
+                    continue
+        res.duration = time.monotonic() - start
+        log.seek(0)
+        res.log = log.read().decode("utf-8", "replace")
+    res.cases, res.last_started = parse_results(res.log, xml_path)
+    if res.crashed and res.last_started and res.cases.get(res.last_started) is None:
+        res.cases[res.last_started] = CRASHED
+    m = None
+    for m in _SUMMARY.finditer(res.log):
+        pass
+    res.summary = m.group("res").strip() if m else ""
+    if os.path.exists(stats_path):
+        try:
+            with open(stats_path) as f:
+                res.stats = json.load(f)
+        except (OSError, ValueError):
+            res.stats = None
+    return res
+
+
+def compare(native, other):
+    """The test ids whose outcome differs: {id: (native status, pyadapt status)}."""
+    out = {}
+    for tid in sorted(set(native.cases) | set(other.cases)):
+        a, b = native.cases.get(tid), other.cases.get(tid)
+        if a != b:
+            out[tid] = (a or "absent", b or "absent")
+    return out
+
+
+def same_as_native(native, other):
+    return not other.crashed and not compare(native, other) and (
+        (native.returncode == 0) == (other.returncode == 0))
+
+
+def _fmt_stats(r):
+    if r.stats is None:
+        return "no stats" if r.mode != "native" else ""
+    if "error" in r.stats:
+        return "stats error"
+    frames = r.stats.get("frames") or 0
+    fb = sum((r.stats.get("fallbacks") or {}).values())
+    return f"{_human(frames)} fr/{_human(fb)} fb"
+
+
+def _human(n):
+    for unit, div in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if n >= div:
+            return f"{n / div:.1f}{unit}"
+    return str(n)
+
+
+def print_table(modules, results, modes, out=sys.stdout):
+    """results: {(module, mode): RunResult}."""
+    heads = ["module", "native"]
+    for m in modes:
+        heads += [m, f"{m} diff", f"{m} frames"]
+    heads.append("time n/" + "/".join(m[0] for m in modes))
+    rows = []
+    for mod in modules:
+        nat = results.get((mod, "native"))
+        if nat is None:
+            continue
+        row = [mod, nat.short()]
+        times = [f"{nat.duration:.1f}"]
+        for m in modes:
+            r = results.get((mod, m))
+            if r is None:
+                row += ["-", "-", "-"]
+                times.append("-")
+                continue
+            d = compare(nat, r)
+            if same_as_native(nat, r):
+                verdict = "same"
+            elif r.crashed:
+                verdict = "CRASH" + (f" ({len(d)})" if d else "")
+            else:
+                verdict = f"DIFF {len(d)}" if d else f"rc {nat.returncode}->{r.returncode}"
+            row += [r.short(), verdict, _fmt_stats(r)]
+            times.append(f"{r.duration:.1f}")
+        row.append("/".join(times))
+        rows.append(row)
+    widths = [max(len(str(x)) for x in col) for col in zip(heads, *rows)]
+    line = lambda cells: "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"
+    print(line(heads), file=out)
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|", file=out)
+    for row in rows:
+        print(line(row), file=out)
+    print("\ncounts are run/failures/errors/skipped (run excludes skipped); diff is the number of "
+          "test ids whose outcome differs from native; frames: frames pyadapt's loop evaluated / "
+          "frames handed to CPython's loop", file=out)
+
+
+def print_details(modules, results, modes, outdir, out=sys.stdout, limit=40):
+    any_diff = False
+    for mod in modules:
+        nat = results.get((mod, "native"))
+        if nat is None:
+            continue
+        for m in modes:
+            r = results.get((mod, m))
+            if r is None or same_as_native(nat, r):
+                continue
+            if not any_diff:
+                print("\nDifferences (native -> pyadapt):", file=out)
+                any_diff = True
+            what = []
+            if r.timed_out:
+                what.append("timed out")
+            elif r.crashed:
+                what.append(f"killed by SIG{_signame(-r.returncode)}")
+            if r.crashed and r.last_started:
+                what.append(f"while running {r.last_started}")
+            print(f"  {mod} [{m}] {' '.join(what)} (log: {os.path.join(outdir, f'{mod}.{m}.log')})",
+                  file=out)
+            d = compare(nat, r)
+            for i, (tid, (a, b)) in enumerate(d.items()):
+                if i == limit:
+                    print(f"      ... and {len(d) - limit} more", file=out)
+                    break
+                print(f"      {tid}: {a} -> {b}", file=out)
+            if not d and not r.crashed:
+                print(f"      exit status {nat.returncode} -> {r.returncode} ({nat.summary!r} -> "
+                      f"{r.summary!r})", file=out)
+    if not any_diff:
+        print("\nEvery module ran under pyadapt exactly as natively.", file=out)
+    return any_diff
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--fast", action="store_true", help="run the CI subset (%d modules)" % len(FAST_MODULES))
+    ap.add_argument("--modules", nargs="+", metavar="MODULE", help="test modules to run")
+    ap.add_argument("--mode", choices=("adaptive", "generic", "both"), default="adaptive",
+                    help="pyadapt mode(s) to compare with native (default: adaptive)")
+    ap.add_argument("--warmup", type=int, default=None, help="PYADAPT_WARMUP for adaptive mode")
+    ap.add_argument("-j", "--jobs", type=int, default=1, help="modules run in parallel (default 1)")
+    ap.add_argument("--timeout", type=float, default=900.0,
+                    help="seconds per module and mode before the run is killed (default 900)")
+    ap.add_argument("--outdir", default=None,
+                    help="where logs and junit xml go (default: a new temporary directory)")
+    ap.add_argument("--python", default=sys.executable, help="the interpreter (default: this one)")
+    ap.add_argument("--json", metavar="FILE", help="also write all results as JSON to FILE")
+    ap.add_argument("extra", nargs="*", help="after --: extra arguments for python -m test (e.g. -u all)")
+    ns = ap.parse_args(argv)
+
+    modules = ns.modules or (FAST_MODULES if ns.fast else DEFAULT_MODULES)
+    modes = ("adaptive", "generic") if ns.mode == "both" else (ns.mode,)
+    outdir = ns.outdir or tempfile.mkdtemp(prefix="pyadapt-regrtest-")
+    os.makedirs(outdir, exist_ok=True)
+    jobs = [(mod, mode) for mod in modules for mode in ("native", *modes)]
+    results = {}
+    t0 = time.monotonic()
+
+    def one(job):
+        mod, mode = job
+        r = run_module(mod, mode, outdir, ns.timeout, ns.python, ns.warmup, ns.extra)
+        results[job] = r
+        flag = "" if mode == "native" else (" " + ("same" if (mod, "native") in results and
+                                                   same_as_native(results[(mod, "native")], r) else "?"))
+        print(f"[{time.monotonic() - t0:6.1f}s] {mod:28} {mode:8} {r.short():22} {r.duration:6.1f}s{flag}",
+              file=sys.stderr, flush=True)
+        return r
+
+    with ThreadPoolExecutor(max(1, ns.jobs)) as ex:
+        list(ex.map(one, jobs))
+    print(file=sys.stderr)
+    print_table(modules, results, modes)
+    differs = print_details(modules, results, modes, outdir)
+    print(f"\nTotal time {time.monotonic() - t0:.1f}s; logs in {outdir}")
+    if ns.json:
+        with open(ns.json, "w") as f:
+            json.dump({f"{k[0]}.{k[1]}": {"returncode": r.returncode, "timed_out": r.timed_out,
+                                          "duration": r.duration, "cases": r.cases, "stats": r.stats,
+                                          "summary": r.summary, "last_started": r.last_started}
+                       for k, r in results.items()}, f, indent=1)
+    return 1 if differs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
