@@ -3,6 +3,7 @@ other processes on a shared machine cannot disturb (times can), to go with the p
 
     python -m bench.callgrind                       # all workloads, 4 modes: ~5 min on 2 cores
     python -m bench.callgrind --workloads fib,nbody --jobs 2
+    python -m bench.callgrind --calls                # the cost of calling a @pyadapt.jit function
 
 For each workload and mode (native CPython 3.10 and 3.11, pyadapt generic and adaptive) a
 process runs under callgrind: it makes one warm-up call (compiling and specializing), then
@@ -63,6 +64,34 @@ def child(name, mode, calls):
     functools.reduce(lambda acc, _: call(), range(calls), None)
 
 
+CALLS = 200_000
+
+
+def call_child(variant):
+    """Runs inside callgrind: a native loop calling a one-line function CALLS times: a plain
+    function ("plain"), a @pyadapt.jit one ("jit"), or a plain one while a jit function
+    exists, so that the PEP 523 hook is installed ("hooked")."""
+    import functools
+
+    def callee(x):
+        return x
+
+    def other(x):
+        return x
+
+    def drive(f, n):
+        for i in range(n):
+            f(i)
+
+    if variant != "plain":
+        sys.path.insert(0, ROOT)
+        import pyadapt
+
+        pyadapt.jit(callee if variant == "jit" else other)
+    drive(callee, 1000)
+    functools.reduce(lambda acc, _: drive(callee, CALLS), range(1), None)
+
+
 def count(python, name, mode, calls, core_dir=None):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "cg.out")
@@ -95,10 +124,23 @@ def main(argv=None):
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--python310", default="")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--calls", action="store_true",
+                    help="instead: what calling a @pyadapt.jit function from native code costs")
     args = ap.parse_args(argv)
     if args.child:
         name, mode, calls = args.child
-        child(name, mode, int(calls))
+        if name == "__calls__":
+            call_child(mode)
+        else:
+            child(name, mode, int(calls))
+        return 0
+    if args.calls:
+        per = {v: count(os.path.realpath(sys.executable), "__calls__", v, 1) / CALLS
+               for v in ("plain", "jit", "hooked")}
+        print("machine instructions per iteration of a native loop calling f (callgrind): plain f "
+              "%.0f, @pyadapt.jit f %.0f (+%.0f), plain f while the hook is installed "
+              "%.0f (+%.0f)" % (per["plain"], per["jit"], per["jit"] - per["plain"],
+                                per["hooked"], per["hooked"] - per["plain"]))
         return 0
 
     if ROOT not in sys.path:

@@ -4200,8 +4200,18 @@ miss: {
         uint32_t *counter = this_instr + 1;
         int family = pa_family_of[opcode];
         if (PA_COUNTER_VALUE(*counter) <= 1) {
+            /* back to adaptive; a site that keeps deopting (polymorphic) waits longer each
+             * time before it specializes again: 31, 63, 127, ... executions */
+            uint32_t backoff = PA_COUNTER_BACKOFF(*counter);
+            if (backoff < pa_config.max_backoff) {
+                backoff++;
+            }
+            uint32_t wait = (16u << backoff) - 1;
+            if (wait < pa_config.warmup) {
+                wait = pa_config.warmup;
+            }
             PA_SET_OPCODE(this_instr, pa_adaptive_of[family]);
-            *counter = pa_config.warmup;
+            *counter = (backoff << 20) | (wait > PA_MAX_WARMUP ? PA_MAX_WARMUP : wait);
             pa_op_stats[opcode].deopts++;
             pa_op_stats[opcode].hits += this_instr[2];   /* the site's hits retire with it */
             this_instr[2] = 0;

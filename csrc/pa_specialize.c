@@ -137,7 +137,8 @@ success(uint32_t *instr, int op)
 {
     int family = pa_family_of[op];
     PA_SET_OPCODE(instr, op);
-    instr[1] = pa_config.miss_budget;
+    /* the miss budget; the backoff exponent stays, as the site's deopt history */
+    instr[1] = (PA_COUNTER_BACKOFF(instr[1]) << 20) | pa_config.miss_budget;
     instr[2] = 0;    /* hits at this site since it specialized */
     pa_op_stats[family].specialized++;
 }
