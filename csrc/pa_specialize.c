@@ -209,6 +209,39 @@ module_attr(PyObject *module, PyObject *name, uint32_t *version_field, uint32_t 
     return PA_FAIL_NONE;
 }
 
+/* Where an instance of a managed-dict type keeps `name`: in its inline values (*in_values
+ * = 1, *where = index in the type's shared keys) or in its materialized __dict__ (*where =
+ * the entry's index, used as a hint).  Returns a failure kind, PA_FAIL_NONE if found. */
+static int
+instance_storage(PyObject *owner, PyObject *name, int *in_values, uint32_t *where)
+{
+    PyTypeObject *tp = Py_TYPE(owner);
+    if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT)) {
+        return PA_FAIL_NO_MANAGED_DICT;
+    }
+    if (*_PyObject_ValuesPointer(owner) != NULL) {
+        PyDictKeysObject *keys = ((PyHeapTypeObject *)tp)->ht_cached_keys;
+        Py_ssize_t index = keys != NULL ? pa_keys_index(keys, name) : -1;
+        if (index < 0) {
+            return PA_FAIL_NOT_IN_VALUES;
+        }
+        *in_values = 1;
+        *where = (uint32_t)index;
+        return PA_FAIL_NONE;
+    }
+    PyDictObject *dict = (PyDictObject *)*_PyObject_ManagedDictPointer(owner);
+    if (dict == NULL || !PyDict_CheckExact(dict)) {
+        return PA_FAIL_NOT_FOUND;
+    }
+    Py_ssize_t hint = pa_keys_index(dict->ma_keys, name);
+    if (hint < 0) {
+        return DK_IS_UNICODE(dict->ma_keys) ? PA_FAIL_NOT_FOUND : PA_FAIL_KEYS_NOT_UNICODE;
+    }
+    *in_values = 0;
+    *where = (uint32_t)hint;
+    return PA_FAIL_NONE;
+}
+
 void
 pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
 {
@@ -303,36 +336,15 @@ pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
         kind = dt->tp_descr_get != NULL ? PA_FAIL_DESCRIPTOR : PA_FAIL_CLASS_ATTR;
         goto done;
     }
-    if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT)) {
-        kind = PA_FAIL_NO_MANAGED_DICT;
-        goto done;
-    }
-    PyDictValues *values = *_PyObject_ValuesPointer(owner);
-    if (values != NULL) {
-        PyDictKeysObject *keys = ((PyHeapTypeObject *)tp)->ht_cached_keys;
-        Py_ssize_t index = keys != NULL ? pa_keys_index(keys, name) : -1;
-        if (index < 0) {
-            kind = PA_FAIL_NOT_IN_VALUES;
-            goto done;
-        }
-        cache->type_version = version;
-        cache->index = (uint32_t)index;
-        success(instr, PA_LOAD_ATTR_INSTANCE_VALUE);
-        return;
-    }
-    PyDictObject *dict = (PyDictObject *)*_PyObject_ManagedDictPointer(owner);
-    if (dict == NULL || !PyDict_CheckExact(dict)) {
-        kind = PA_FAIL_NOT_FOUND;
-        goto done;
-    }
-    Py_ssize_t hint = pa_keys_index(dict->ma_keys, name);
-    if (hint < 0) {
-        kind = DK_IS_UNICODE(dict->ma_keys) ? PA_FAIL_NOT_FOUND : PA_FAIL_KEYS_NOT_UNICODE;
+    int in_values;
+    uint32_t where;
+    kind = instance_storage(owner, name, &in_values, &where);
+    if (kind != PA_FAIL_NONE) {
         goto done;
     }
     cache->type_version = version;
-    cache->index = (uint32_t)hint;
-    success(instr, PA_LOAD_ATTR_WITH_HINT);
+    cache->index = where;
+    success(instr, in_values ? PA_LOAD_ATTR_INSTANCE_VALUE : PA_LOAD_ATTR_WITH_HINT);
     return;
 done:
     if (kind != PA_FAIL_NONE) {
@@ -476,36 +488,15 @@ pa_specialize_store_attr(PyObject *owner, PyObject *name, uint32_t *instr)
         }
         /* a plain class attribute: the store goes to the instance, as below */
     }
-    if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT)) {
-        kind = PA_FAIL_NO_MANAGED_DICT;
-        goto fail;
-    }
-    PyDictValues *values = *_PyObject_ValuesPointer(owner);
-    if (values != NULL) {
-        PyDictKeysObject *keys = ((PyHeapTypeObject *)tp)->ht_cached_keys;
-        Py_ssize_t index = keys != NULL ? pa_keys_index(keys, name) : -1;
-        if (index < 0) {
-            kind = PA_FAIL_NOT_IN_VALUES;
-            goto fail;
-        }
-        cache->type_version = version;
-        cache->index = (uint32_t)index;
-        success(instr, PA_STORE_ATTR_INSTANCE_VALUE);
-        return;
-    }
-    PyDictObject *dict = (PyDictObject *)*_PyObject_ManagedDictPointer(owner);
-    if (dict == NULL || !PyDict_CheckExact(dict)) {
-        kind = PA_FAIL_NOT_FOUND;
-        goto fail;
-    }
-    Py_ssize_t hint = pa_keys_index(dict->ma_keys, name);
-    if (hint < 0) {
-        kind = PA_FAIL_NOT_FOUND;
+    int in_values;
+    uint32_t where;
+    kind = instance_storage(owner, name, &in_values, &where);
+    if (kind != PA_FAIL_NONE) {
         goto fail;
     }
     cache->type_version = version;
-    cache->index = (uint32_t)hint;
-    success(instr, PA_STORE_ATTR_WITH_HINT);
+    cache->index = where;
+    success(instr, in_values ? PA_STORE_ATTR_INSTANCE_VALUE : PA_STORE_ATTR_WITH_HINT);
     return;
 fail:
     failure(instr, kind);
