@@ -242,6 +242,38 @@ instance_storage(PyObject *owner, PyObject *name, int *in_values, uint32_t *wher
     return PA_FAIL_NONE;
 }
 
+/* An attribute of a class object (LOAD_ATTR_CLASS, LOAD_METHOD_CLASS): the metaclass must
+ * be `type` itself (no metaclass descriptors or __getattribute__), `type` must not define the
+ * name, and the attribute must be a plain value or a function (which a class returns
+ * unchanged).  Fills the class's version and the attribute (borrowed: the class holds it while
+ * its version holds).  Returns a failure kind, PA_FAIL_NONE on success. */
+static int
+class_attr(PyObject *owner, PyObject *name, uint32_t *version_field, uint32_t *lo,
+           uint32_t *hi)
+{
+    PyTypeObject *cls = (PyTypeObject *)owner;
+    if (Py_TYPE(owner) != &PyType_Type) {
+        return PA_FAIL_METACLASS;
+    }
+    if (_PyType_Lookup(&PyType_Type, name) != NULL) {
+        return PA_FAIL_DESCRIPTOR;
+    }
+    uint32_t version = type_version(cls, name);
+    PyObject *descr = _PyType_Lookup(cls, name);
+    if (version == 0) {
+        return PA_FAIL_NO_TYPE_VERSION;
+    }
+    if (descr == NULL) {
+        return PA_FAIL_NOT_FOUND;
+    }
+    if (Py_TYPE(descr)->tp_descr_get != NULL && !PyFunction_Check(descr)) {
+        return PA_FAIL_DESCRIPTOR;
+    }
+    *version_field = version;
+    write_ptr(lo, hi, descr);
+    return PA_FAIL_NONE;
+}
+
 void
 pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
 {
@@ -256,35 +288,12 @@ pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
         goto done;
     }
     if (PyType_Check(owner)) {
-        /* Class attributes: the metaclass must be `type` itself (no metaclass descriptors
-         * or __getattribute__), and the attribute a plain value or a function. */
-        PyTypeObject *cls = (PyTypeObject *)owner;
-        if (tp != &PyType_Type) {
-            kind = PA_FAIL_METACLASS;
-            goto done;
+        kind = class_attr(owner, name, &cache->type_version, &cache->descr_lo,
+                          &cache->descr_hi);
+        if (kind == PA_FAIL_NONE) {
+            success(instr, PA_LOAD_ATTR_CLASS);
         }
-        if (_PyType_Lookup(&PyType_Type, name) != NULL) {
-            kind = PA_FAIL_DESCRIPTOR;
-            goto done;
-        }
-        uint32_t version = type_version(cls, name);
-        PyObject *descr = _PyType_Lookup(cls, name);
-        if (version == 0) {
-            kind = PA_FAIL_NO_TYPE_VERSION;
-            goto done;
-        }
-        if (descr == NULL) {
-            kind = PA_FAIL_NOT_FOUND;
-            goto done;
-        }
-        if (Py_TYPE(descr)->tp_descr_get != NULL && !PyFunction_Check(descr)) {
-            kind = PA_FAIL_DESCRIPTOR;
-            goto done;
-        }
-        cache->type_version = version;
-        write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
-        success(instr, PA_LOAD_ATTR_CLASS);
-        return;
+        goto done;
     }
     uint32_t version = type_version(tp, name);
     if (version == 0) {
@@ -366,29 +375,12 @@ pa_specialize_load_method(PyObject *owner, PyObject *name, uint32_t *instr)
         goto done;
     }
     if (PyType_Check(owner)) {
-        PyTypeObject *cls = (PyTypeObject *)owner;
-        if (tp != &PyType_Type) {
-            kind = PA_FAIL_METACLASS;
-            goto done;
+        kind = class_attr(owner, name, &cache->type_version, &cache->descr_lo,
+                          &cache->descr_hi);
+        if (kind == PA_FAIL_NONE) {
+            success(instr, PA_LOAD_METHOD_CLASS);
         }
-        if (_PyType_Lookup(&PyType_Type, name) != NULL) {
-            kind = PA_FAIL_DESCRIPTOR;
-            goto done;
-        }
-        uint32_t version = type_version(cls, name);
-        PyObject *descr = _PyType_Lookup(cls, name);
-        if (version == 0 || descr == NULL) {
-            kind = version == 0 ? PA_FAIL_NO_TYPE_VERSION : PA_FAIL_NOT_FOUND;
-            goto done;
-        }
-        if (Py_TYPE(descr)->tp_descr_get != NULL && !PyFunction_Check(descr)) {
-            kind = PA_FAIL_DESCRIPTOR;
-            goto done;
-        }
-        cache->type_version = version;
-        write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
-        success(instr, PA_LOAD_METHOD_CLASS);
-        return;
+        goto done;
     }
     uint32_t version = type_version(tp, name);
     if (version == 0) {
