@@ -50,6 +50,7 @@ typedef struct {
     void *registry_prev;     /* all attached units, for configure() and introspection */
     void *registry_next;
     void *code_object;       /* the code object this unit is attached to (borrowed) */
+    const char *reject_detail; /* with reject_reason: what the compiler refused (static) */
 } pa_unit;
 
 #define PA_UNIT_JIT 1        /* always run under pyadapt (@pyadapt.jit) */
@@ -58,6 +59,23 @@ pa_unit *pa_unit_new(int ncode, int ncpy, int nexc);
 void pa_unit_free(pa_unit *unit);
 /* After the compiler filled `code`: keep it as the base and quicken per pa_config. */
 int pa_unit_finish(pa_unit *unit);
+
+/* The decoder of the running CPython version (csrc/pa_compile.c): for each CPython opcode,
+ * how it lowers to pyadapt.  pyadapt/_compiler.py fills it at import from that version's
+ * own `opcode` module and then sets pa_decoder_ready. */
+#define PA_DK_UNKNOWN 0          /* no pyadapt counterpart: the compiler rejects the code */
+#define PA_DK_OP 1               /* lowers to pyadapt instruction pa_op */
+#define PA_DK_DROP 2             /* vanishes: the next instruction does its work (PRECALL) */
+#define PA_DK_EXTENDED_ARG 3     /* prefix: shifts the next oparg */
+#define PA_DK_CACHE 4            /* an inline cache entry (never decoded as an instruction) */
+typedef struct {
+    uint8_t kind;            /* PA_DK_* */
+    uint8_t pa_op;           /* PA_DK_OP: the pyadapt opcode */
+    uint8_t ncache;          /* CPython inline cache entries after the opcode */
+    int8_t jump;             /* relative jump: +1 forward, -1 backward, 0 none */
+} pa_decode_entry;
+extern pa_decode_entry pa_decoder[256];
+extern int pa_decoder_ready;
 
 /* Reasons a frame ran in CPython's own loop instead of pyadapt's. */
 #define PA_FB_NONE 0

@@ -131,7 +131,12 @@ static void add_site_hits(pa_unit *u, uint64_t *hits);
 static void
 free_unit_extra(void *ptr)
 {
+    /* CPython calls every registered free function for every code object with extra
+     * slots, with NULL for the slots its user never set (another tool's code objects). */
     pa_unit *u = ptr;
+    if (u == NULL) {
+        return;
+    }
     registry_remove(u);
     if (u->base_code != NULL) {
         uint64_t hits[256] = {0};
@@ -225,13 +230,11 @@ attach_unit(PyCodeObject *co, pa_unit *u)
 /* initial-exec: a plain %fs-relative access, no __tls_get_addr call on every frame */
 #define PA_TLS _Thread_local __attribute__((tls_model("initial-exec")))
 static PA_TLS int tls_depth;      /* > 0: this thread runs inside pyadapt's extent */
-static PA_TLS int tls_compiling;  /* the compiler is running: its frames stay native */
 static int global_enabled;               /* python -m pyadapt / PYADAPT=1 / enable() */
 static int active_runs;                  /* run() extents alive, all threads */
 static int have_jit;                     /* a @jit function exists: the hook stays */
 int pa_hook_installed;
 
-static PyObject *compile_callback;       /* pyadapt._compiler.compile_for_hook */
 
 static PyObject *pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame,
                                int throwflag);
@@ -258,7 +261,8 @@ maybe_uninstall_hook(void)
 }
 
 /* Compile `co` on first sight.  Never leaves an exception set: a code object the compiler
- * rejects gets a unit carrying the reason, so that it is not tried again. */
+ * rejects gets a unit carrying the reason, so that it is not tried again.  Runs no Python
+ * code (the compiler is C), so it may be called from anywhere the GIL is held. */
 pa_unit *
 pa_get_or_compile(PyCodeObject *co)
 {
@@ -266,26 +270,10 @@ pa_get_or_compile(PyCodeObject *co)
     if (u != NULL) {
         return u;
     }
-    if (compile_callback == NULL || tls_compiling || _Py_IsFinalizing()) {
-        /* at exit, the compiler's modules are being torn down: stay native */
-        return NULL;
-    }
     PyObject *et, *ev, *etb;
     PyErr_Fetch(&et, &ev, &etb);   /* the hook may be entered with an exception set (throw) */
-    tls_compiling++;
-    PyObject *res = PyObject_CallOneArg(compile_callback, (PyObject *)co);
-    tls_compiling--;
-    pa_unit *made = NULL;
-    if (res != NULL) {
-        made = (pa_unit *)PyLong_AsVoidPtr(res);
-        Py_DECREF(res);
-    }
-    if (PyErr_Occurred()) {
-        /* the compiler records why in pyadapt._compiler.rejections; never disturb the
-         * program with it: its frames run natively */
-        PyErr_Clear();
-        made = NULL;
-    }
+    const char *err;
+    pa_unit *made = pa_compile(co, &err);
     if (made == NULL) {
         made = pa_unit_new(0, 0, 0);
         if (made == NULL) {
@@ -293,16 +281,12 @@ pa_get_or_compile(PyCodeObject *co)
             return NULL;
         }
         made->reject_reason = PA_FB_COMPILE_FAILED;
+        made->reject_detail = err;
     }
     else {
         pa_stats.compiled++;
     }
-    /* Another thread may have attached a unit while the compiler ran (cffi drops the GIL). */
-    u = pa_unit_for_code(co);
-    if (u != NULL) {
-        pa_unit_free(made);
-    }
-    else if (attach_unit(co, made) == 0) {
+    if (attach_unit(co, made) == 0) {
         u = made;
         u->code_object = co;
         registry_add(u);
@@ -320,7 +304,7 @@ pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
     PyCodeObject *co = frame->f_code;
     pa_unit *u = pa_unit_for_code(co);
     int wanted = tls_depth > 0 || global_enabled || (u != NULL && (u->flags & PA_UNIT_JIT));
-    if (!wanted || tls_compiling) {
+    if (!wanted) {
         return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
     }
     if (tstate->c_tracefunc != NULL || tstate->c_profilefunc != NULL) {
@@ -438,6 +422,30 @@ mod_compile(PyObject *self, PyObject *arg)
     return PyLong_FromVoidPtr(pa_get_or_compile((PyCodeObject *)arg));
 }
 
+/* A new unit for `code` that is not attached to it (pyadapt._compiler.compile_code: the
+ * caller frees it with pa_unit_free); ValueError saying why the compiler refused it. */
+static PyObject *
+mod_compile_unattached(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    if (!PyCode_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "expected a code object, not %.200s",
+                     Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    const char *err;
+    pa_unit *u = pa_compile((PyCodeObject *)arg, &err);
+    if (u == NULL) {
+        PyErr_SetString(PyExc_ValueError, err);
+        return NULL;
+    }
+    PyObject *addr = PyLong_FromVoidPtr(u);
+    if (addr == NULL) {
+        pa_unit_free(u);
+    }
+    return addr;
+}
+
 static PyObject *
 mod_mark_jit(PyObject *self, PyObject *arg)
 {
@@ -461,15 +469,14 @@ static PyObject *
 mod_set_runtime(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "_set_runtime() takes 5 arguments");
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "_set_runtime() takes 4 arguments");
         return NULL;
     }
-    Py_XSETREF(compile_callback, Py_NewRef(args[0]));
-    Py_XSETREF(pa_rt_prep_reraise_star, Py_NewRef(args[1]));
-    Py_XSETREF(pa_rt_match_class, Py_NewRef(args[2]));
-    Py_XSETREF(pa_rt_match_keys, Py_NewRef(args[3]));
-    Py_XSETREF(pa_rt_exception_group_match, Py_NewRef(args[4]));
+    Py_XSETREF(pa_rt_prep_reraise_star, Py_NewRef(args[0]));
+    Py_XSETREF(pa_rt_match_class, Py_NewRef(args[1]));
+    Py_XSETREF(pa_rt_match_keys, Py_NewRef(args[2]));
+    Py_XSETREF(pa_rt_exception_group_match, Py_NewRef(args[3]));
     Py_RETURN_NONE;
 }
 
@@ -597,9 +604,11 @@ static PyMethodDef pa_module_methods[] = {
     {"hook_installed", mod_hook_installed, METH_NOARGS, "whether the frame hook is set"},
     {"unit_address", mod_unit_address, METH_O, "address of a code object's unit, or 0"},
     {"compile", mod_compile, METH_O, "compile a code object (if not yet); its unit's address"},
+    {"_compile_unattached", mod_compile_unattached, METH_O,
+     "compile a code object into a new unit not attached to it; its address"},
     {"mark_jit", mod_mark_jit, METH_O, "compile a code object and always run it under pyadapt"},
     {"_set_runtime", (PyCFunction)(void (*)(void))mod_set_runtime, METH_FASTCALL,
-     "register the compiler and the runtime helpers"},
+     "register the runtime helpers (pyadapt._runtime)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -129,6 +129,9 @@ pa_unit_for_code(PyCodeObject *co)
     return (pa_unit *)extra->ce_extras[pa_extra_index];
 }
 
+/* Compile `co` into a new unit (csrc/pa_compile.c); NULL with *err saying why (no
+ * exception set).  Runs no Python code. */
+pa_unit *pa_compile(PyCodeObject *co, const char **err);
 pa_unit *pa_get_or_compile(PyCodeObject *co);         /* compile on first sight; never NULL-with-error */
 
 /* ---- the loop ---- */

@@ -35,8 +35,8 @@ def _check_eg_match(exc_value, match_type):
     return _runtime.exception_group_match(exc_value, match_type)
 
 
-_core._set_runtime(_compiler.compile_for_hook, _runtime.prep_reraise_star,
-                   _runtime.match_class, _runtime.match_keys, _check_eg_match)
+_core._set_runtime(_runtime.prep_reraise_star, _runtime.match_class, _runtime.match_keys,
+                   _check_eg_match)
 
 __all__ = ["run", "jit", "configure", "config", "stats", "reset_stats", "unit_info",
            "dis", "get_instructions", "report", "enable", "disable", "is_enabled"]
@@ -142,6 +142,8 @@ def unit_info(obj):
     return {
         "entries": unit.entries,
         "rejected": _ffi.string(_lib.pa_fallback_names[reason]).decode() if reason else None,
+        "rejected_because": (_ffi.string(unit.reject_detail).decode()
+                             if reason and unit.reject_detail else None),
         "jit": bool(unit.flags & _lib.PA_UNIT_JIT),
         "code_units": unit.ncode,
     }

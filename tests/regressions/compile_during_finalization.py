@@ -3,7 +3,7 @@
 # Native: prints nothing, exits 0.
 # Under pyadapt: at exit, with a thread still alive, code runs that was never compiled
 #   (_weakrefset._remove, importlib's _find_and_load, ...).  By then the modules' globals are
-#   being cleared, and pyadapt/_compiler.py's compile_for_hook fails on `except CompileError`
+#   being cleared, and pyadapt/_compiler.py's compile_for_hook (the compiler was Python then) fails on `except CompileError`
 #   (None): "Exception ignored in: <code object _remove ...> ... TypeError: catching classes that
 #   do not inherit from BaseException is not allowed", about 4000 lines of it on stderr.
 # MODES: adaptive generic

@@ -1,0 +1,260 @@
+/* pa_compile.c -- the compiler: a CPython code object -> a pyadapt unit.
+ *
+ * The compiler is C, not Python, so that compiling is invisible to the program: it runs no
+ * Python code, so no signal handler, audit hook, tracemalloc trace or profiler sample can
+ * happen inside it, and nothing a handler raises can be lost in it (the pending signal stays
+ * pending until the program's own next instruction checks the eval breaker).  It is also
+ * about 30x cheaper than the Python compiler it replaced (docs/architecture.md).
+ *
+ * What is version-specific about CPython's bytecode is data, not code: pa_decoder[] says for
+ * each CPython opcode which pyadapt instruction it lowers to, how many inline cache entries
+ * follow it and which way a relative jump goes.  pyadapt/_compiler.py fills it at import
+ * from the running interpreter's own `opcode` module (the decoder of that version); this
+ * file only walks the code units, which are laid out alike in 3.11, 3.12 and 3.13 (2-byte
+ * units, EXTENDED_ARG prefixes, CACHE entries after the instruction, jumps relative to the
+ * end of the instruction, the varint exception table).
+ *
+ * What the compiler changes relative to CPython's bytecode: CACHE entries and EXTENDED_ARG
+ * disappear (pyadapt's caches are its own and opargs have 24 bits), dropped instructions
+ * (3.11's PRECALL) leave their work to the next one, and relative jumps become absolute
+ * pyadapt indices.  to_cpy gives the CPython offset of every unit of an instruction (what
+ * the loop writes to prev_instr: line numbers, tracebacks and f_lasti stay CPython's);
+ * from_cpy gives the pyadapt index of every CPython offset (generator resumption, handlers).
+ */
+#include "pa_internal.h"
+
+pa_decode_entry pa_decoder[256];
+int pa_decoder_ready;
+
+#define MAX_OPARG ((1u << 24) - 1)
+
+typedef struct {
+    const uint8_t *raw;      /* co_code: (opcode, oparg) byte pairs */
+    int n;                   /* code units */
+    int i;                   /* next unit to read */
+    /* the instruction just read */
+    int start;               /* its first unit (first EXTENDED_ARG) */
+    int offset;              /* the unit of its opcode: what f_lasti shows */
+    int end;                 /* the unit after its caches */
+    uint32_t arg;
+    const pa_decode_entry *d;
+} pa_reader;
+
+/* Read the next CPython instruction; 0 at the end, -1 (with *err set) on malformed code. */
+static int
+read_instruction(pa_reader *r, const char **err)
+{
+    uint32_t ext = 0;
+    r->start = r->i;
+    while (r->i < r->n) {
+        int op = r->raw[2 * r->i];
+        uint32_t arg = r->raw[2 * r->i + 1] | ext;
+        const pa_decode_entry *d = &pa_decoder[op];
+        if (d->kind == PA_DK_EXTENDED_ARG) {
+            if (ext > (MAX_OPARG >> 8)) {
+                *err = "oparg too large";
+                return -1;
+            }
+            ext = arg << 8;
+            r->i++;
+            continue;
+        }
+        if (d->kind == PA_DK_CACHE) {
+            *err = "stray CACHE entry";
+            return -1;
+        }
+        if (d->kind == PA_DK_UNKNOWN) {
+            *err = "no pyadapt instruction for this CPython instruction";
+            return -1;
+        }
+        r->offset = r->i;
+        r->end = r->i + 1 + d->ncache;
+        r->arg = arg;
+        r->d = d;
+        r->i = r->end;
+        if (r->end > r->n) {
+            *err = "instruction runs past the end of the code";
+            return -1;
+        }
+        return 1;
+    }
+    if (r->start != r->i) {
+        *err = "EXTENDED_ARG at the end of the code";
+        return -1;
+    }
+    return 0;
+}
+
+/* One number of the exception table: 6-bit chunks, most significant first, bit 6 set on
+ * all but the last.  -1 past the end. */
+static int64_t
+read_varint(const uint8_t *p, Py_ssize_t n, Py_ssize_t *pos)
+{
+    if (*pos >= n) {
+        return -1;
+    }
+    int64_t value = p[*pos] & 63;
+    while (p[*pos] & 64) {
+        if (++*pos >= n || value > (INT32_MAX >> 6)) {
+            return -1;
+        }
+        value = (value << 6) | (p[*pos] & 63);
+    }
+    ++*pos;
+    return value;
+}
+
+static int
+exc_entry_less(const pa_exc_entry *a, const pa_exc_entry *b)
+{
+    if (a->start != b->start) return a->start < b->start;
+    if (a->end != b->end) return a->end < b->end;
+    if (a->handler != b->handler) return a->handler < b->handler;
+    if (a->depth != b->depth) return a->depth < b->depth;
+    return a->lasti < b->lasti;
+}
+
+/* Translate CPython's exception table into u->exc (pyadapt indices, sorted); entries that
+ * cover only dropped instructions vanish.  Sets u->nexc. */
+static int
+translate_exception_table(PyCodeObject *co, pa_unit *u, int nentries, const char **err)
+{
+    const uint8_t *p = (const uint8_t *)PyBytes_AS_STRING(co->co_exceptiontable);
+    Py_ssize_t n = PyBytes_GET_SIZE(co->co_exceptiontable), pos = 0;
+    int k = 0;
+    for (int e = 0; e < nentries; e++) {
+        int64_t start = read_varint(p, n, &pos), length = read_varint(p, n, &pos);
+        int64_t target = read_varint(p, n, &pos), depth_lasti = read_varint(p, n, &pos);
+        if (start < 0 || length < 0 || target < 0 || depth_lasti < 0
+                || start + length > u->ncpy || target >= u->ncpy) {
+            *err = "malformed exception table";
+            return -1;
+        }
+        pa_exc_entry x = {
+            .start = (int32_t)u->from_cpy[start],
+            .end = (int32_t)u->from_cpy[start + length],
+            .handler = (int32_t)u->from_cpy[target],
+            .depth = (int32_t)(depth_lasti >> 1),
+            .lasti = (int32_t)(depth_lasti & 1),
+        };
+        if (x.start >= x.end) {
+            continue;
+        }
+        int j = k++;                      /* insertion sort: tables are short and sorted */
+        while (j > 0 && exc_entry_less(&x, &u->exc[j - 1])) {
+            u->exc[j] = u->exc[j - 1];
+            j--;
+        }
+        u->exc[j] = x;
+    }
+    u->nexc = k;
+    return 0;
+}
+
+/* Entries of CPython's exception table (each begins with a byte whose bit 7 is set). */
+static int
+count_exception_entries(PyCodeObject *co)
+{
+    const uint8_t *p = (const uint8_t *)PyBytes_AS_STRING(co->co_exceptiontable);
+    Py_ssize_t n = PyBytes_GET_SIZE(co->co_exceptiontable);
+    int count = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        count += (p[i] & 128) != 0;
+    }
+    return count;
+}
+
+pa_unit *
+pa_compile(PyCodeObject *co, const char **err)
+{
+    *err = NULL;
+    if (!pa_decoder_ready) {
+        *err = "the decoder for this CPython version is not loaded";
+        return NULL;
+    }
+    PyObject *bytes = PyCode_GetCode(co);      /* de-quickened: CPython's generic bytecode */
+    if (bytes == NULL) {
+        PyErr_Clear();
+        *err = "no memory for co_code";
+        return NULL;
+    }
+    pa_reader r = {.raw = (const uint8_t *)PyBytes_AS_STRING(bytes),
+                   .n = (int)(PyBytes_GET_SIZE(bytes) / 2)};
+    int ncpy = r.n;
+    pa_unit *u = NULL;
+
+    /* Pass 1: the size of pyadapt's code. */
+    int ncode = 0, rc;
+    while ((rc = read_instruction(&r, err)) > 0) {
+        if (r.d->kind == PA_DK_OP) {
+            ncode += 1 + pa_opinfo_table[r.d->pa_op].ncache;
+        }
+    }
+    if (rc < 0) {
+        goto fail;
+    }
+    u = pa_unit_new(ncode, ncpy, count_exception_entries(co));
+    if (u == NULL) {
+        *err = "no memory for the unit";
+        goto fail;
+    }
+
+    /* Pass 2: where each CPython offset lands (an instruction's EXTENDED_ARGs and caches
+     * land on it, a dropped instruction on the next one). */
+    r.i = 0;
+    int pos = 0;
+    while (read_instruction(&r, err) > 0) {
+        for (int off = r.start; off < r.end; off++) {
+            u->from_cpy[off] = (uint32_t)pos;
+        }
+        if (r.d->kind == PA_DK_OP) {
+            pos += 1 + pa_opinfo_table[r.d->pa_op].ncache;
+        }
+    }
+    u->from_cpy[ncpy] = (uint32_t)ncode;
+
+    /* Pass 3: instruction words, jump targets as absolute pyadapt indices. */
+    r.i = 0;
+    pos = 0;
+    while (read_instruction(&r, err) > 0) {
+        if (r.d->kind != PA_DK_OP) {
+            continue;
+        }
+        int op = r.d->pa_op;
+        uint32_t arg = r.arg;
+        if (pa_opinfo_table[op].flags & PA_F_JUMP) {
+            int64_t target = r.d->jump > 0 ? (int64_t)r.end + arg
+                           : r.d->jump < 0 ? (int64_t)r.end - arg : -1;
+            if (target < 0 || target > ncpy) {
+                *err = "bad jump target";
+                goto fail;
+            }
+            arg = u->from_cpy[target];
+        }
+        if (arg > MAX_OPARG) {
+            *err = "oparg too large";
+            goto fail;
+        }
+        int size = 1 + pa_opinfo_table[op].ncache;
+        u->code[pos] = (uint32_t)op | (arg << 8);
+        for (int k = 0; k < size; k++) {
+            u->to_cpy[pos + k] = (uint32_t)r.offset;
+        }
+        pos += size;
+    }
+
+    if (translate_exception_table(co, u, u->nexc, err) < 0) {
+        goto fail;
+    }
+    if (pa_unit_finish(u) != 0) {     /* keeps the generic code, quickens per pa_config */
+        *err = "no memory for the unit";
+        goto fail;
+    }
+    Py_DECREF(bytes);
+    return u;
+
+fail:
+    pa_unit_free(u);
+    Py_DECREF(bytes);
+    return NULL;
+}
