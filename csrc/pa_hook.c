@@ -57,174 +57,6 @@ pa_count_fallback(int reason)
     pa_stats.fallbacks[reason]++;
 }
 
-/* ---- units ---- */
-
-pa_unit *
-pa_unit_new(int ncode, int ncpy, int nexc)
-{
-    if (ncode < 0 || ncpy < 0 || nexc < 0) {
-        return NULL;
-    }
-    pa_unit *u = calloc(1, sizeof(pa_unit));
-    if (u == NULL) {
-        return NULL;
-    }
-    u->code = calloc((size_t)ncode + 1, sizeof(uint32_t));
-    u->to_cpy = calloc((size_t)ncode + 1, sizeof(uint32_t));
-    u->from_cpy = calloc((size_t)ncpy + 2, sizeof(uint32_t));
-    u->exc = calloc((size_t)nexc + 1, sizeof(pa_exc_entry));
-    if (!u->code || !u->to_cpy || !u->from_cpy || !u->exc) {
-        pa_unit_free(u);
-        return NULL;
-    }
-    u->ncode = ncode;
-    u->ncpy = ncpy;
-    u->nexc = nexc;
-    return u;
-}
-
-void
-pa_unit_free(pa_unit *u)
-{
-    if (u == NULL) {
-        return;
-    }
-    free(u->code);
-    free(u->base_code);
-    free(u->to_cpy);
-    free(u->from_cpy);
-    free(u->exc);
-    free(u);
-}
-
-/* All attached units (GIL-protected), so configure() can re-quicken them in place. */
-static pa_unit *registry_head;
-
-static void
-registry_add(pa_unit *u)
-{
-    u->registry_prev = NULL;
-    u->registry_next = registry_head;
-    if (registry_head != NULL) {
-        registry_head->registry_prev = u;
-    }
-    registry_head = u;
-}
-
-static void
-registry_remove(pa_unit *u)
-{
-    pa_unit *prev = u->registry_prev, *next = u->registry_next;
-    if (prev != NULL) {
-        prev->registry_next = next;
-    }
-    else if (registry_head == u) {
-        registry_head = next;
-    }
-    if (next != NULL) {
-        next->registry_prev = prev;
-    }
-}
-
-static void add_site_hits(pa_unit *u, uint64_t *hits);
-
-static void
-free_unit_extra(void *ptr)
-{
-    /* CPython calls every registered free function for every code object with extra
-     * slots, with NULL for the slots its user never set (another tool's code objects). */
-    pa_unit *u = ptr;
-    if (u == NULL) {
-        return;
-    }
-    registry_remove(u);
-    if (u->base_code != NULL) {
-        uint64_t hits[256] = {0};
-        add_site_hits(u, hits);
-        for (int op = 0; op < 256; op++) {
-            pa_op_stats[op].hits += hits[op];
-        }
-    }
-    pa_unit_free(u);
-}
-
-/* The first instruction unit of every instruction of `u`, in order. */
-#define FOR_EACH_INSTRUCTION(u, i) \
-    for (int i = 0; i < (u)->ncode; i += 1 + pa_opinfo_table[(u)->base_code[i] & 0xFF].ncache)
-
-static int
-super_of(int first, int second)
-{
-#define PA_SUPER(A, B, S) if (first == PA_##A && second == PA_##B) { return PA_##S; }
-    PA_SUPERINSTRUCTION_LIST
-#undef PA_SUPER
-    return 0;
-}
-
-/* Rewrite `code` from `base_code` for the current configuration: in adaptive mode, the
- * adaptive form of each family (counter = warmup) and the superinstructions; in generic
- * mode, the base code itself.  Positions never change, so this is safe while frames of
- * the unit are suspended (generators, callers). */
-static void
-quicken(pa_unit *u)
-{
-    memcpy(u->code, u->base_code, sizeof(uint32_t) * (size_t)u->ncode);
-    if (!pa_config.specialize) {
-        return;
-    }
-    int prev = -1;
-    FOR_EACH_INSTRUCTION(u, i) {
-        int op = u->code[i] & 0xFF;
-        if (pa_adaptive_of[op]) {
-            PA_SET_OPCODE(&u->code[i], pa_adaptive_of[op]);
-            u->code[i + 1] = pa_config.warmup;
-        }
-        if (prev >= 0) {
-            int super = super_of(u->base_code[prev] & 0xFF, op);
-            if (super) {
-                PA_SET_OPCODE(&u->code[prev], super);
-            }
-        }
-        prev = pa_opinfo_table[op].ncache == 0 ? i : -1;
-    }
-}
-
-/* Add the per-site hit counts of `u` into hits[opcode]. */
-static void
-add_site_hits(pa_unit *u, uint64_t *hits)
-{
-    FOR_EACH_INSTRUCTION(u, i) {
-        int op = u->code[i] & 0xFF;
-        if (pa_opinfo_table[op].ncache >= 2 && pa_opinfo_table[op].family != op) {
-            hits[op] += u->code[i + 2];
-        }
-    }
-}
-
-int
-pa_unit_finish(pa_unit *u)
-{
-    u->base_code = malloc(sizeof(uint32_t) * ((size_t)u->ncode + 1));
-    if (u->base_code == NULL) {
-        return -1;
-    }
-    memcpy(u->base_code, u->code, sizeof(uint32_t) * (size_t)u->ncode);
-    quicken(u);
-    return 0;
-}
-
-Py_ssize_t pa_extra_index = -1;
-
-static int
-attach_unit(PyCodeObject *co, pa_unit *u)
-{
-    if (_PyCode_SetExtra((PyObject *)co, pa_extra_index, u) < 0) {
-        PyErr_Clear();
-        return -1;
-    }
-    return 0;
-}
-
 /* ---- thread state of the hook ---- */
 
 /* initial-exec: a plain %fs-relative access, no __tls_get_addr call on every frame */
@@ -286,13 +118,11 @@ pa_get_or_compile(PyCodeObject *co)
     else {
         pa_stats.compiled++;
     }
-    if (attach_unit(co, made) == 0) {
+    if (pa_unit_attach(co, made) == 0) {
         u = made;
-        u->code_object = co;
-        registry_add(u);
     }
     else {
-        pa_unit_free(made);
+        pa_unit_free(made);         /* out of memory: run natively this time */
     }
     PyErr_Restore(et, ev, etb);
     return u;
@@ -498,10 +328,10 @@ mod_configure(PyObject *self, PyObject *args)
     pa_config.warmup = warmup;
     if (changed) {
         uint64_t hits[256] = {0};
-        for (pa_unit *u = registry_head; u != NULL; u = u->registry_next) {
+        for (pa_unit *u = pa_registry_head; u != NULL; u = u->registry_next) {
             if (u->base_code != NULL) {
-                add_site_hits(u, hits);      /* counted before the sites start over */
-                quicken(u);
+                pa_unit_add_site_hits(u, hits);      /* counted before the sites start over */
+                pa_unit_quicken(u);
             }
         }
         for (int op = 0; op < 256; op++) {
@@ -517,9 +347,9 @@ mod_hits_by_opcode(PyObject *self, PyObject *unused)
 {
     (void)self; (void)unused;
     uint64_t hits[256] = {0};
-    for (pa_unit *u = registry_head; u != NULL; u = u->registry_next) {
+    for (pa_unit *u = pa_registry_head; u != NULL; u = u->registry_next) {
         if (u->base_code != NULL) {
-            add_site_hits(u, hits);
+            pa_unit_add_site_hits(u, hits);
         }
     }
     PyObject *list = PyList_New(PA_OPCODE_COUNT);
@@ -540,7 +370,7 @@ mod_compiled_codes(PyObject *self, PyObject *unused)
 {
     (void)self; (void)unused;
     PyObject *list = PyList_New(0);
-    for (pa_unit *u = registry_head; list != NULL && u != NULL; u = u->registry_next) {
+    for (pa_unit *u = pa_registry_head; list != NULL && u != NULL; u = u->registry_next) {
         if (u->code_object != NULL && PyList_Append(list, (PyObject *)u->code_object) < 0) {
             Py_CLEAR(list);
         }
@@ -552,7 +382,7 @@ static PyObject *
 mod_reset_site_hits(PyObject *self, PyObject *unused)
 {
     (void)self; (void)unused;
-    for (pa_unit *u = registry_head; u != NULL; u = u->registry_next) {
+    for (pa_unit *u = pa_registry_head; u != NULL; u = u->registry_next) {
         if (u->base_code == NULL) {
             continue;
         }
@@ -619,18 +449,13 @@ pa_core_init(void)
     PyGILState_STATE gil = PyGILState_Ensure();
     int rc = -1;
     init_family_tables();
-    if (pa_extra_index < 0) {
-        pa_extra_index = _PyEval_RequestCodeExtraIndex(free_unit_extra);
-        if (pa_extra_index < 0) {
-            goto done;
-        }
-    }
     PyObject *mod = PyImport_ImportModule("pyadapt._pyadapt");
     if (mod == NULL) {
         PyErr_Clear();
         goto done;
     }
     rc = PyModule_AddFunctions(mod, pa_module_methods);
+    pa_units_init();
     if (rc < 0) {
         PyErr_Clear();
     }

@@ -108,26 +108,54 @@ uint32_t pa_func_version(PyFunctionObject *func);
 /* Index of `name` in a unicode-keys dict's entries, or -1. */
 Py_ssize_t pa_keys_index(PyDictKeysObject *keys, PyObject *name);
 
-/* ---- units ---- */
-extern Py_ssize_t pa_extra_index;
+/* ---- units (csrc/pa_units.c) ---- */
 
-/* Layout of co_extra in 3.11 (Objects/codeobject.c keeps the typedef private): read
- * directly, because the hook and every frame start look a unit up. */
+/* The unit store: code object address -> unit, open addressing (see pa_units.c). */
 typedef struct {
-    Py_ssize_t ce_size;
-    void *ce_extras[1];
-} pa_code_extra;
+    PyCodeObject *code;      /* NULL: an empty slot */
+    pa_unit *unit;
+} pa_unit_slot;
+extern pa_unit_slot *pa_units_table;
+extern size_t pa_units_mask;
+extern int pa_units_shift;
+
+static inline size_t
+pa_code_hash(PyCodeObject *co, int shift)
+{
+    return (size_t)(((uint64_t)(uintptr_t)co * 0x9E3779B97F4A7C15ull) >> shift);
+}
 
 /* The unit attached to `co`, or NULL (never compiles). */
 static inline pa_unit *
 pa_unit_for_code(PyCodeObject *co)
 {
-    pa_code_extra *extra = (pa_code_extra *)co->co_extra;
-    if (extra == NULL || pa_extra_index >= extra->ce_size) {
-        return NULL;
+    size_t i = pa_code_hash(co, pa_units_shift) & pa_units_mask;
+    for (;;) {
+        pa_unit_slot *slot = &pa_units_table[i];
+        if (slot->code == co) {
+            return slot->unit;
+        }
+        if (slot->code == NULL) {
+            return NULL;
+        }
+        i = (i + 1) & pa_units_mask;
     }
-    return (pa_unit *)extra->ce_extras[pa_extra_index];
 }
+
+/* Attach a new unit to `co` (which has none): 0, or -1 out of memory (no exception set). */
+int pa_unit_attach(PyCodeObject *co, pa_unit *u);
+/* Set up the store: wrap the code type's deallocator (once per process). */
+void pa_units_init(void);
+/* All attached units, linked through registry_next (for configure() and introspection). */
+extern pa_unit *pa_registry_head;
+/* Rewrite u->code from u->base_code for the current configuration (pa_config). */
+void pa_unit_quicken(pa_unit *u);
+/* Add the per-site hit counts of `u` into hits[opcode]. */
+void pa_unit_add_site_hits(pa_unit *u, uint64_t *hits);
+
+/* The first instruction unit of every instruction of `u`, in order. */
+#define FOR_EACH_INSTRUCTION(u, i) \
+    for (int i = 0; i < (u)->ncode; i += 1 + pa_opinfo_table[(u)->base_code[i] & 0xFF].ncache)
 
 /* Compile `co` into a new unit (csrc/pa_compile.c); NULL with *err saying why (no
  * exception set).  Runs no Python code. */

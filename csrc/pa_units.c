@@ -1,0 +1,281 @@
+/* pa_units.c -- the unit store: compiled units, which code object each belongs to, and
+ * quickening.
+ *
+ * A unit belongs to its code object through pyadapt's own table (code object address ->
+ * unit), not through the code object's co_extra slots.  co_extra is shared by every tool of
+ * the process (debuggers, profilers, JITs): once pyadapt held a slot, another user got a
+ * different index than natively, CPython called that user's free function with NULL for every
+ * code object pyadapt had compiled, and such a free function that died before the code objects
+ * (a ctypes callback, at interpreter exit) crashed the process.  pyadapt learns that a code
+ * object died by wrapping the code type's deallocator (below), which retires and frees the
+ * unit.
+ *
+ * The table is open addressing with linear probing and backward-shift deletion (no
+ * tombstones), at most half full: a lookup is a multiply, a shift and, nearly always, one
+ * probe -- as cheap as the co_extra lookup it replaced (docs/architecture.md has the counts).
+ */
+#include "pa_internal.h"
+
+pa_unit *
+pa_unit_new(int ncode, int ncpy, int nexc)
+{
+    if (ncode < 0 || ncpy < 0 || nexc < 0) {
+        return NULL;
+    }
+    pa_unit *u = calloc(1, sizeof(pa_unit));
+    if (u == NULL) {
+        return NULL;
+    }
+    u->code = calloc((size_t)ncode + 1, sizeof(uint32_t));
+    u->to_cpy = calloc((size_t)ncode + 1, sizeof(uint32_t));
+    u->from_cpy = calloc((size_t)ncpy + 2, sizeof(uint32_t));
+    u->exc = calloc((size_t)nexc + 1, sizeof(pa_exc_entry));
+    if (!u->code || !u->to_cpy || !u->from_cpy || !u->exc) {
+        pa_unit_free(u);
+        return NULL;
+    }
+    u->ncode = ncode;
+    u->ncpy = ncpy;
+    u->nexc = nexc;
+    return u;
+}
+
+void
+pa_unit_free(pa_unit *u)
+{
+    if (u == NULL) {
+        return;
+    }
+    free(u->code);
+    free(u->base_code);
+    free(u->to_cpy);
+    free(u->from_cpy);
+    free(u->exc);
+    free(u);
+}
+
+/* All attached units (GIL-protected), so configure() can re-quicken them in place. */
+pa_unit *pa_registry_head;
+
+static void
+registry_add(pa_unit *u)
+{
+    u->registry_prev = NULL;
+    u->registry_next = pa_registry_head;
+    if (pa_registry_head != NULL) {
+        pa_registry_head->registry_prev = u;
+    }
+    pa_registry_head = u;
+}
+
+static void
+registry_remove(pa_unit *u)
+{
+    pa_unit *prev = u->registry_prev, *next = u->registry_next;
+    if (prev != NULL) {
+        prev->registry_next = next;
+    }
+    else if (pa_registry_head == u) {
+        pa_registry_head = next;
+    }
+    if (next != NULL) {
+        next->registry_prev = prev;
+    }
+}
+
+static int
+super_of(int first, int second)
+{
+#define PA_SUPER(A, B, S) if (first == PA_##A && second == PA_##B) { return PA_##S; }
+    PA_SUPERINSTRUCTION_LIST
+#undef PA_SUPER
+    return 0;
+}
+
+/* Rewrite `code` from `base_code` for the current configuration: in adaptive mode, the
+ * adaptive form of each family (counter = warmup) and the superinstructions; in generic
+ * mode, the base code itself.  Positions never change, so this is safe while frames of
+ * the unit are suspended (generators, callers). */
+void
+pa_unit_quicken(pa_unit *u)
+{
+    memcpy(u->code, u->base_code, sizeof(uint32_t) * (size_t)u->ncode);
+    if (!pa_config.specialize) {
+        return;
+    }
+    int prev = -1;
+    FOR_EACH_INSTRUCTION(u, i) {
+        int op = u->code[i] & 0xFF;
+        if (pa_adaptive_of[op]) {
+            PA_SET_OPCODE(&u->code[i], pa_adaptive_of[op]);
+            u->code[i + 1] = pa_config.warmup;
+        }
+        if (prev >= 0) {
+            int super = super_of(u->base_code[prev] & 0xFF, op);
+            if (super) {
+                PA_SET_OPCODE(&u->code[prev], super);
+            }
+        }
+        prev = pa_opinfo_table[op].ncache == 0 ? i : -1;
+    }
+}
+
+/* Add the per-site hit counts of `u` into hits[opcode]. */
+void
+pa_unit_add_site_hits(pa_unit *u, uint64_t *hits)
+{
+    FOR_EACH_INSTRUCTION(u, i) {
+        int op = u->code[i] & 0xFF;
+        if (pa_opinfo_table[op].ncache >= 2 && pa_opinfo_table[op].family != op) {
+            hits[op] += u->code[i + 2];
+        }
+    }
+}
+
+int
+pa_unit_finish(pa_unit *u)
+{
+    u->base_code = malloc(sizeof(uint32_t) * ((size_t)u->ncode + 1));
+    if (u->base_code == NULL) {
+        return -1;
+    }
+    memcpy(u->base_code, u->code, sizeof(uint32_t) * (size_t)u->ncode);
+    pa_unit_quicken(u);
+    return 0;
+}
+
+/* ---- code object -> unit ---- */
+
+static pa_unit_slot empty_table[1];           /* lookups before the first unit: one empty slot */
+pa_unit_slot *pa_units_table = empty_table;
+size_t pa_units_mask = 0;
+int pa_units_shift = 63;                     /* 64 - log2(capacity); 1 slot: always 0 */
+static size_t units_count;
+
+static void
+table_insert(pa_unit_slot *table, size_t mask, int shift, PyCodeObject *co, pa_unit *u)
+{
+    size_t i = pa_code_hash(co, shift) & mask;
+    while (table[i].code != NULL) {
+        i = (i + 1) & mask;
+    }
+    table[i].code = co;
+    table[i].unit = u;
+}
+
+/* Make room for one more entry; -1 (no exception set) if memory runs out. */
+static int
+table_reserve(void)
+{
+    size_t capacity = pa_units_mask + 1;
+    if (pa_units_table != empty_table && 2 * (units_count + 1) <= capacity) {
+        return 0;
+    }
+    size_t new_capacity = pa_units_table == empty_table ? 1024 : 2 * capacity;
+    int new_shift = 64;
+    for (size_t c = new_capacity; c > 1; c >>= 1) {
+        new_shift--;
+    }
+    pa_unit_slot *table = calloc(new_capacity, sizeof(pa_unit_slot));
+    if (table == NULL) {
+        return -1;
+    }
+    if (pa_units_table != empty_table) {
+        for (size_t i = 0; i < capacity; i++) {
+            if (pa_units_table[i].code != NULL) {
+                table_insert(table, new_capacity - 1, new_shift, pa_units_table[i].code,
+                             pa_units_table[i].unit);
+            }
+        }
+        free(pa_units_table);
+    }
+    pa_units_table = table;
+    pa_units_mask = new_capacity - 1;
+    pa_units_shift = new_shift;
+    return 0;
+}
+
+static void
+table_remove(PyCodeObject *co)
+{
+    size_t mask = pa_units_mask;
+    size_t i = pa_code_hash(co, pa_units_shift) & mask;
+    while (pa_units_table[i].code != co) {
+        if (pa_units_table[i].code == NULL) {
+            return;
+        }
+        i = (i + 1) & mask;
+    }
+    /* Backward shift: move later entries of the probe run into the hole when the hole lies
+     * between their home slot and where they sit, so no lookup ever stops early. */
+    size_t hole = i;
+    for (size_t j = (i + 1) & mask; pa_units_table[j].code != NULL; j = (j + 1) & mask) {
+        size_t home = pa_code_hash(pa_units_table[j].code, pa_units_shift) & mask;
+        if (((j - home) & mask) >= ((j - hole) & mask)) {
+            pa_units_table[hole] = pa_units_table[j];
+            hole = j;
+        }
+    }
+    pa_units_table[hole].code = NULL;
+    pa_units_table[hole].unit = NULL;
+    units_count--;
+}
+
+/* ---- learning that a code object died ---- */
+
+/* Retire a unit: its per-site hit counts go into the totals, then it is freed. */
+static void
+unit_retire(pa_unit *u)
+{
+    registry_remove(u);
+    if (u->base_code != NULL) {
+        uint64_t hits[256] = {0};
+        pa_unit_add_site_hits(u, hits);
+        for (int op = 0; op < 256; op++) {
+            pa_op_stats[op].hits += hits[op];
+        }
+    }
+    pa_unit_free(u);
+}
+
+/* The code type's own deallocator, which pa_units_init wraps.  A weak reference per unit
+ * would do the same, but a program can see those (weakref.getweakrefcount(code),
+ * gc.get_objects(), gc.get_referrers()), and each costs a GC-tracked object; the wrapper
+ * costs one table lookup per code object freed and nothing a program can see.  A frame of
+ * the code holds a strong reference to it, so no unit dies while it runs. */
+static destructor code_dealloc;
+
+static void
+code_dealloc_with_unit(PyObject *op)
+{
+    PyCodeObject *co = (PyCodeObject *)op;
+    pa_unit *u = pa_unit_for_code(co);
+    if (u != NULL) {
+        table_remove(co);
+        unit_retire(u);
+    }
+    code_dealloc(op);
+}
+
+void
+pa_units_init(void)
+{
+    if (code_dealloc == NULL) {
+        code_dealloc = PyCode_Type.tp_dealloc;
+        PyCode_Type.tp_dealloc = code_dealloc_with_unit;
+    }
+}
+
+/* Attach `u` to `co`: 0, or -1 out of memory (`u` not attached; no exception set). */
+int
+pa_unit_attach(PyCodeObject *co, pa_unit *u)
+{
+    if (table_reserve() < 0) {
+        return -1;
+    }
+    u->code_object = co;
+    table_insert(pa_units_table, pa_units_mask, pa_units_shift, co, u);
+    units_count++;
+    registry_add(u);
+    return 0;
+}
