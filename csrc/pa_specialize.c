@@ -53,7 +53,8 @@ pa_config_t pa_config = {1, 2, 52, 12};
     X(CUSTOM_NEW, "class with custom __new__ or metaclass") \
     X(ITERATOR, "iterator type not specialized") \
     X(GEN_STATE, "generator running or finished") \
-    X(SLOT_KIND, "member descriptor of an unsupported kind")
+    X(SLOT_KIND, "member descriptor of an unsupported kind") \
+    X(FOREIGN_SLOT, "member descriptor of a class the object is not an instance of")
 
 enum {
 #define PA_FAIL_ENUM(NAME, TEXT) PA_FAIL_##NAME,
@@ -274,6 +275,27 @@ class_attr(PyObject *owner, PyObject *name, uint32_t *version_field, uint32_t *l
     return PA_FAIL_NONE;
 }
 
+/* A __slots__ member descriptor found on the type of `owner`: the offset of its object
+ * pointer, which LOAD_ATTR_SLOT / STORE_ATTR_SLOT read and write with no further check.  That
+ * is only sound for a descriptor of the object's own class or a base of it: a descriptor taken
+ * from an unrelated class (`borrowed = Other.slot`) raises TypeError natively, and its offset
+ * means nothing in `owner`.  The type's version guards both the descriptor and the type's
+ * bases, so checking here once is enough.  Returns a failure kind, PA_FAIL_NONE on success. */
+static int
+slot_offset(PyObject *owner, PyObject *descr, int for_store, uint32_t *offset)
+{
+    PyMemberDescrObject *member = (PyMemberDescrObject *)descr;
+    PyMemberDef *m = member->d_member;
+    if (!PyObject_TypeCheck(owner, member->d_common.d_type)) {
+        return PA_FAIL_FOREIGN_SLOT;
+    }
+    if (m->type != T_OBJECT_EX || m->offset <= 0 || (for_store && (m->flags & READONLY))) {
+        return PA_FAIL_SLOT_KIND;
+    }
+    *offset = (uint32_t)m->offset;
+    return PA_FAIL_NONE;
+}
+
 void
 pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
 {
@@ -320,13 +342,11 @@ pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
     if (descr != NULL) {
         PyTypeObject *dt = Py_TYPE(descr);
         if (dt == &PyMemberDescr_Type) {
-            PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
-            if (m->type != T_OBJECT_EX || m->offset <= 0) {
-                kind = PA_FAIL_SLOT_KIND;
+            kind = slot_offset(owner, descr, 0, &cache->index);
+            if (kind != PA_FAIL_NONE) {
                 goto done;
             }
             cache->type_version = version;
-            cache->index = (uint32_t)m->offset;
             success(instr, PA_LOAD_ATTR_SLOT);
             return;
         }
@@ -464,13 +484,11 @@ pa_specialize_store_attr(PyObject *owner, PyObject *name, uint32_t *instr)
     PyObject *descr = _PyType_Lookup(tp, name);
     if (descr != NULL) {
         if (Py_TYPE(descr) == &PyMemberDescr_Type) {
-            PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
-            if (m->type != T_OBJECT_EX || (m->flags & READONLY) || m->offset <= 0) {
-                kind = PA_FAIL_SLOT_KIND;
+            kind = slot_offset(owner, descr, 1, &cache->index);
+            if (kind != PA_FAIL_NONE) {
                 goto fail;
             }
             cache->type_version = version;
-            cache->index = (uint32_t)m->offset;
             success(instr, PA_STORE_ATTR_SLOT);
             return;
         }

@@ -689,3 +689,125 @@ def test_dynamism(func):
         assert st["hits"] > 0 and st["misses"] > 0, (form, st)
     else:
         assert sum(f["hits"] for f in s["families"].values()) > 0
+
+
+# ---- borrowed descriptors: a descriptor of one class placed on an unrelated class.  Natively
+# every access raises TypeError; a specialized form that trusted the descriptor would read or
+# write memory of the wrong layout (CPython's test_opcache, issue 10). ----
+
+class SlotOwner:
+    __slots__ = ("slot", "other")
+
+
+class SlotOwnerChild(SlotOwner):
+    __slots__ = ()
+    inherited = SlotOwner.slot          # a base's descriptor: valid, and specializes
+
+
+class Borrower:
+    borrowed = SlotOwner.slot
+
+
+class ShadowingBorrower:
+    __slots__ = ("own",)                # an object pointer at the same offset as SlotOwner.slot
+    borrowed = SlotOwner.slot
+
+
+class MethodBorrower:
+    append = list.append                # method descriptor (LOAD_METHOD + CALL_LIST_APPEND)
+    upper = str.upper                   # METH_NOARGS method descriptor
+    init = dict.__init__                # slot wrapper
+    fromkeys = dict.__dict__["fromkeys"]  # classmethod descriptor
+    real = complex.__dict__["real"]     # member descriptor of a C type (T_DOUBLE)
+    func_name = type(len).__dict__["__name__"]  # getset descriptor
+
+
+def _count_outcomes(n, op):
+    out = {}
+    for _ in range(n):
+        try:
+            r = op()
+            key = "ok %s" % type(r).__name__
+        except TypeError as e:
+            key = "TypeError: %s" % e
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
+def borrowed_slot_load(n):
+    o = Borrower()
+    return _count_outcomes(n, lambda: o.borrowed)
+
+
+def borrowed_slot_store(n):
+    o = Borrower()
+
+    def store():
+        o.borrowed = 42
+    return _count_outcomes(n, store), vars(o)
+
+
+def borrowed_slot_shadowing(n):
+    o = ShadowingBorrower()
+    o.own = "own"
+
+    def store():
+        o.borrowed = 42
+    return (_count_outcomes(n, lambda: o.borrowed), _count_outcomes(n, store), o.own)
+
+
+def borrowed_slot_delete(n):
+    o = Borrower()
+
+    def delete():
+        del o.borrowed
+    return _count_outcomes(n, delete)
+
+
+def borrowed_methods(n):
+    o = MethodBorrower()
+    ops = [lambda: o.append(1), lambda: o.upper(), lambda: o.init(), lambda: o.fromkeys("ab"),
+           lambda: o.real, lambda: o.func_name, lambda: MethodBorrower.append(o, 1),
+           lambda: MethodBorrower.upper(o)]
+    return [_count_outcomes(n, op) for op in ops]
+
+
+def inherited_slot(n):
+    o, t = SlotOwnerChild(), 0
+    o.slot = 1
+    for _ in range(n):
+        o.inherited = o.inherited + 1
+        t += o.inherited
+    return t
+
+
+@pytest.mark.parametrize("func", [borrowed_slot_load, borrowed_slot_store, borrowed_slot_shadowing,
+                                  borrowed_slot_delete, borrowed_methods],
+                         ids=lambda f: f.__name__)
+def test_borrowed_descriptor_raises_type_error(func):
+    check(func, (60,))
+    native = func(60)
+    assert "TypeError" in repr(native)        # the case shows what it was written for
+    pyadapt.configure(specialize=True, warmup=0)
+    try:
+        assert pyadapt.run(func, 60) == native
+    finally:
+        pyadapt.configure(specialize=True, warmup=2)
+    assert "LOAD_ATTR_SLOT" not in opnames(func) and "STORE_ATTR_SLOT" not in opnames(func)
+
+
+def test_borrowed_slot_fails_with_its_own_kind_and_inherited_slot_specializes():
+    lam = [c for f in (borrowed_slot_load, borrowed_slot_store)
+           for c in f.__code__.co_consts if isinstance(c, types.CodeType)]
+    pyadapt.configure(specialize=True, warmup=0)
+    try:
+        pyadapt.run(borrowed_slot_load, 20)
+        pyadapt.run(borrowed_slot_store, 20)
+        # read before configure() below re-quickens the units (and clears their counters)
+        failures = {i.failure for c in lam for i in pyadapt.get_instructions(c)
+                    if i.family in ("LOAD_ATTR", "STORE_ATTR")}
+    finally:
+        pyadapt.configure(specialize=True, warmup=2)
+    assert failures == {"member descriptor of a class the object is not an instance of"}
+    names = specialize(inherited_slot, 50)
+    assert "LOAD_ATTR_SLOT" in names and "STORE_ATTR_SLOT" in names
