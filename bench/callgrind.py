@@ -4,6 +4,9 @@ other processes on a shared machine cannot disturb (times can), to go with the p
     python -m bench.callgrind                       # all workloads, 4 modes: ~5 min on 2 cores
     python -m bench.callgrind --workloads fib,nbody --jobs 2
     python -m bench.callgrind --calls                # the cost of calling a @pyadapt.jit function
+    python -m bench.callgrind --against HEAD~1 --modes adaptive --workloads fib,richards
+                                                     # before/after: the working tree against a
+                                                     # git revision, built in a temporary directory
 
 For each workload and mode (native CPython 3.10 and 3.11, pyadapt generic and adaptive) a
 process runs under callgrind: it makes one warm-up call (compiling and specializing), then
@@ -113,8 +116,25 @@ def count(python, name, mode, calls, core_dir=None):
         return int(m.group(1))
 
 
-def per_call(python, name, mode):
-    return count(python, name, mode, 1)
+def per_call(python, name, mode, core_dir=None):
+    return count(python, name, mode, 1, core_dir)
+
+
+def build_revision(rev, dest):
+    """Build the C core of git revision `rev` (".": the working tree) in place in `dest`."""
+    from bench.counting_cost import build, copy_core
+
+    if rev == ".":
+        copy_core(dest)
+        build(dest)
+        return
+    archive = subprocess.run(["git", "-C", ROOT, "archive", rev, "csrc", "pyadapt", "setup.py",
+                              "pyproject.toml", "README.md"], capture_output=True)
+    if archive.returncode != 0:
+        sys.exit("git archive %s: %s" % (rev, archive.stderr.decode()[-500:]))
+    os.makedirs(dest)
+    subprocess.run(["tar", "-x", "-C", dest], input=archive.stdout, check=True)
+    build(dest)
 
 
 def main(argv=None):
@@ -124,6 +144,11 @@ def main(argv=None):
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--python310", default="")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--against", default="", metavar="REV[,REV...]",
+                    help="also count pyadapt as built from these git revisions ('.': a copy "
+                         "of the working tree, leaving the in-place build alone)")
+    ap.add_argument("--modes", default="", metavar="MODE[,MODE...]",
+                    help="only these of 3.10, 3.11, generic, adaptive (default: all)")
     ap.add_argument("--calls", action="store_true",
                     help="instead: what calling a @pyadapt.jit function from native code costs")
     args = ap.parse_args(argv)
@@ -157,22 +182,31 @@ def main(argv=None):
         pythons["3.10"] = os.path.realpath(py310)
     else:
         print("CPython 3.10 skipped: %s" % why)
-    modes = [(label, py, mode) for label, py, mode in (
+    wanted = [m for m in args.modes.split(",") if m]
+    modes = [(label, py, mode, None) for label, py, mode in (
         ("3.10", pythons.get("3.10"), "native"), ("3.11", pythons["3.11"], "native"),
         ("generic", pythons["3.11"], "generic"), ("adaptive", pythons["3.11"], "adaptive"))
-        if py]
+        if py and (not wanted or label in wanted)]
+    revisions = [r for r in args.against.split(",") if r]
 
-    jobs = {}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        for name in names:
-            for label, py, mode in modes:
-                jobs[name, label] = pool.submit(per_call, py, name, mode)
-        results = {key: fut.result() for key, fut in jobs.items()}
+    with tempfile.TemporaryDirectory(prefix="pyadapt-revisions-") as tmp:
+        for i, rev in enumerate(revisions):
+            dest = os.path.join(tmp, str(i))
+            build_revision(rev, dest)
+            modes += [("%s@%s" % (mode, rev), py, mode, dest)
+                      for label, py, mode, core in list(modes) if core is None and mode != "native"]
+        jobs = {}
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            for name in names:
+                for label, py, mode, core in modes:
+                    jobs[name, label] = pool.submit(per_call, py, name, mode, core)
+            results = {key: fut.result() for key, fut in jobs.items()}
 
     labels = [m[0] for m in modes]
     ratios = [(a, b) for a, b in (("adaptive", "generic"), ("adaptive", "3.11"),
                                   ("adaptive", "3.10"), ("3.11", "3.10"))
               if a in labels and b in labels]
+    ratios += [(mode, label) for label, py, mode, core in modes if core is not None]
     header = ["workload", "size"] + ["%s (M instr)" % lbl for lbl in labels] + ["%s/%s" % r for r in ratios]
     rows = []
     logs = {r: [] for r in ratios}

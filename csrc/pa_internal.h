@@ -110,14 +110,19 @@ Py_ssize_t pa_keys_index(PyDictKeysObject *keys, PyObject *name);
 
 /* ---- units (csrc/pa_units.c) ---- */
 
-/* The unit store: code object address -> unit, open addressing (see pa_units.c). */
+/* The unit store: code object address -> unit, open addressing (see pa_units.c).  The
+ * fields a lookup reads sit together, so the inline first probe below is a few
+ * instructions: every hook entry and every frame the loop enters or returns to does one. */
 typedef struct {
     PyCodeObject *code;      /* NULL: an empty slot */
     pa_unit *unit;
 } pa_unit_slot;
-extern pa_unit_slot *pa_units_table;
-extern size_t pa_units_mask;
-extern int pa_units_shift;
+typedef struct {
+    pa_unit_slot *table;
+    int shift;               /* 64 - log2(capacity): the hash's top bits index the table */
+    size_t mask;             /* capacity - 1 */
+} pa_units_index;
+extern pa_units_index pa_units;
 
 static inline size_t
 pa_code_hash(PyCodeObject *co, int shift)
@@ -125,21 +130,19 @@ pa_code_hash(PyCodeObject *co, int shift)
     return (size_t)(((uint64_t)(uintptr_t)co * 0x9E3779B97F4A7C15ull) >> shift);
 }
 
+/* The rest of a probe run, out of line: the first probe nearly always decides. */
+pa_unit *pa_unit_probe(PyCodeObject *co, size_t i);
+
 /* The unit attached to `co`, or NULL (never compiles). */
 static inline pa_unit *
 pa_unit_for_code(PyCodeObject *co)
 {
-    size_t i = pa_code_hash(co, pa_units_shift) & pa_units_mask;
-    for (;;) {
-        pa_unit_slot *slot = &pa_units_table[i];
-        if (slot->code == co) {
-            return slot->unit;
-        }
-        if (slot->code == NULL) {
-            return NULL;
-        }
-        i = (i + 1) & pa_units_mask;
+    size_t i = pa_code_hash(co, pa_units.shift);
+    pa_unit_slot *slot = &pa_units.table[i];
+    if (__builtin_expect(slot->code == co, 1)) {
+        return slot->unit;
     }
+    return pa_unit_probe(co, i);
 }
 
 /* Attach a new unit to `co` (which has none): 0, or -1 out of memory (no exception set). */

@@ -146,16 +146,30 @@ pa_unit_finish(pa_unit *u)
 
 /* ---- code object -> unit ---- */
 
-static pa_unit_slot empty_table[1];           /* lookups before the first unit: one empty slot */
-pa_unit_slot *pa_units_table = empty_table;
-size_t pa_units_mask = 0;
-int pa_units_shift = 63;                     /* 64 - log2(capacity); 1 slot: always 0 */
+/* Before the first unit: two empty slots, indexed by the hash's top bit. */
+static pa_unit_slot empty_table[2];
+pa_units_index pa_units = {empty_table, 63, 1};
 static size_t units_count;
+
+pa_unit *
+pa_unit_probe(PyCodeObject *co, size_t i)
+{
+    for (;;) {
+        pa_unit_slot *slot = &pa_units.table[i];
+        if (slot->code == co) {
+            return slot->unit;
+        }
+        if (slot->code == NULL) {
+            return NULL;
+        }
+        i = (i + 1) & pa_units.mask;
+    }
+}
 
 static void
 table_insert(pa_unit_slot *table, size_t mask, int shift, PyCodeObject *co, pa_unit *u)
 {
-    size_t i = pa_code_hash(co, shift) & mask;
+    size_t i = pa_code_hash(co, shift);
     while (table[i].code != NULL) {
         i = (i + 1) & mask;
     }
@@ -167,11 +181,11 @@ table_insert(pa_unit_slot *table, size_t mask, int shift, PyCodeObject *co, pa_u
 static int
 table_reserve(void)
 {
-    size_t capacity = pa_units_mask + 1;
-    if (pa_units_table != empty_table && 2 * (units_count + 1) <= capacity) {
+    size_t capacity = pa_units.mask + 1;
+    if (pa_units.table != empty_table && 2 * (units_count + 1) <= capacity) {
         return 0;
     }
-    size_t new_capacity = pa_units_table == empty_table ? 1024 : 2 * capacity;
+    size_t new_capacity = pa_units.table == empty_table ? 1024 : 2 * capacity;
     int new_shift = 64;
     for (size_t c = new_capacity; c > 1; c >>= 1) {
         new_shift--;
@@ -180,28 +194,29 @@ table_reserve(void)
     if (table == NULL) {
         return -1;
     }
-    if (pa_units_table != empty_table) {
+    if (pa_units.table != empty_table) {
         for (size_t i = 0; i < capacity; i++) {
-            if (pa_units_table[i].code != NULL) {
-                table_insert(table, new_capacity - 1, new_shift, pa_units_table[i].code,
-                             pa_units_table[i].unit);
+            if (pa_units.table[i].code != NULL) {
+                table_insert(table, new_capacity - 1, new_shift, pa_units.table[i].code,
+                             pa_units.table[i].unit);
             }
         }
-        free(pa_units_table);
+        free(pa_units.table);
     }
-    pa_units_table = table;
-    pa_units_mask = new_capacity - 1;
-    pa_units_shift = new_shift;
+    pa_units.table = table;
+    pa_units.mask = new_capacity - 1;
+    pa_units.shift = new_shift;
     return 0;
 }
 
 static void
 table_remove(PyCodeObject *co)
 {
-    size_t mask = pa_units_mask;
-    size_t i = pa_code_hash(co, pa_units_shift) & mask;
-    while (pa_units_table[i].code != co) {
-        if (pa_units_table[i].code == NULL) {
+    pa_unit_slot *table = pa_units.table;
+    size_t mask = pa_units.mask;
+    size_t i = pa_code_hash(co, pa_units.shift);
+    while (table[i].code != co) {
+        if (table[i].code == NULL) {
             return;
         }
         i = (i + 1) & mask;
@@ -209,15 +224,15 @@ table_remove(PyCodeObject *co)
     /* Backward shift: move later entries of the probe run into the hole when the hole lies
      * between their home slot and where they sit, so no lookup ever stops early. */
     size_t hole = i;
-    for (size_t j = (i + 1) & mask; pa_units_table[j].code != NULL; j = (j + 1) & mask) {
-        size_t home = pa_code_hash(pa_units_table[j].code, pa_units_shift) & mask;
+    for (size_t j = (i + 1) & mask; table[j].code != NULL; j = (j + 1) & mask) {
+        size_t home = pa_code_hash(table[j].code, pa_units.shift);
         if (((j - home) & mask) >= ((j - hole) & mask)) {
-            pa_units_table[hole] = pa_units_table[j];
+            table[hole] = table[j];
             hole = j;
         }
     }
-    pa_units_table[hole].code = NULL;
-    pa_units_table[hole].unit = NULL;
+    table[hole].code = NULL;
+    table[hole].unit = NULL;
     units_count--;
 }
 
@@ -274,7 +289,7 @@ pa_unit_attach(PyCodeObject *co, pa_unit *u)
         return -1;
     }
     u->code_object = co;
-    table_insert(pa_units_table, pa_units_mask, pa_units_shift, co, u);
+    table_insert(pa_units.table, pa_units.mask, pa_units.shift, co, u);
     units_count++;
     registry_add(u);
     return 0;
