@@ -7,9 +7,11 @@
  * not by the C stack.
  *
  * The frame stays CPython's: locals and the value stack live in frame->localsplus, and
- * frame->prev_instr is written at every instruction with the CPython offset of the
- * instruction being executed (from unit->to_cpy), so tracebacks, f_lineno, f_lasti,
- * sys._getframe() and generator introspection see exactly what they see natively.
+ * frame->prev_instr holds the CPython offset of the instruction being executed (from
+ * unit->to_cpy) whenever anything can look at it, so tracebacks, f_lineno, f_lasti,
+ * sys._getframe(), tracemalloc and generator introspection see exactly what they see
+ * natively.  "Whenever anything can look" is not "at every instruction": see TARGET and
+ * PURE_TARGET below.
  */
 #include "pa_internal.h"
 #include "pa_caches.h"
@@ -1099,9 +1101,40 @@ finish_inlined_generator(PyThreadState *tstate, _PyInterpreterFrame *gen_frame, 
 
 /* ------------------------------------------------------------------------------------ */
 
+/* frame->prev_instr := the instruction being executed (this_instr). */
+#define SYNC_LASTI() (frame->prev_instr = cpy_base + to_cpy[this_instr - code_base])
+
 /* Each handler is both a case and a label, so adaptive forms can jump to the generic
- * handler of their family in either dispatch mode. */
-#define TARGET(op) case PA_##op: TARGET_##op:
+ * handler of their family in either dispatch mode.
+ *
+ * TARGET handlers start by writing frame->prev_instr.  PURE_TARGET handlers do not: they run
+ * no code but their own until they dispatch -- no Python code, no allocation (tracemalloc
+ * reads the line of every allocation), no call that could release the GIL or raise -- so
+ * nothing can see a stale prev_instr while they run.  Their ways out of that rule write it
+ * first: DECREF_SYNC when a decref may free an object (its __del__ or a weakref callback
+ * may run), SYNC_LASTI before a slow path that calls out, and the shared labels they jump to
+ * (handle_eval_breaker, unbound_local_error; a failed guard runs the family's generic
+ * TARGET handler).  The pure handlers are the most frequent ones (loads of locals,
+ * constants and globals, specialized attribute loads, compares and jumps), and skipping the
+ * write saves about 5 machine instructions each (docs/architecture.md has the counts). */
+#define TARGET(op) case PA_##op: TARGET_##op: SYNC_LASTI();
+#define PURE_TARGET(op) case PA_##op: TARGET_##op:
+/* Py_DECREF in a PURE_TARGET handler, of an object whose deallocation may run Python code. */
+#define DECREF_SYNC(o) \
+    do { \
+        PyObject *d_ = (PyObject *)(o); \
+        if (Py_REFCNT(d_) == 1) { \
+            SYNC_LASTI(); \
+        } \
+        Py_DECREF(d_); \
+    } while (0)
+#define XDECREF_SYNC(o) \
+    do { \
+        PyObject *xd_ = (PyObject *)(o); \
+        if (xd_ != NULL) { \
+            DECREF_SYNC(xd_); \
+        } \
+    } while (0)
 #if PA_USE_COMPUTED_GOTOS
 #  define DISPATCH_GOTO() goto *dispatch_table[opcode]
 #else
@@ -1133,7 +1166,6 @@ const int pa_pair_stats_enabled = 0;
         uint32_t word_ = *next_instr++; \
         opcode = word_ & 0xff; \
         oparg = (int)(word_ >> 8); \
-        frame->prev_instr = cpy_base + to_cpy[this_instr - code_base]; \
         ninstr++; \
         DISPATCH_GOTO(); \
     } while (0)
@@ -1226,7 +1258,7 @@ const int pa_pair_stats_enabled = 0;
 
 #define GETLOCAL(i)  (frame->localsplus[i])
 #define SETLOCAL(i, value) \
-    do { PyObject *tmp_ = GETLOCAL(i); GETLOCAL(i) = (value); Py_XDECREF(tmp_); } while (0)
+    do { PyObject *tmp_ = GETLOCAL(i); GETLOCAL(i) = (value); XDECREF_SYNC(tmp_); } while (0)
 #define GETITEM(v, i) PyTuple_GET_ITEM((v), (i))
 #define GLOBALS()  (frame->f_globals)
 #define BUILTINS() (frame->f_builtins)
@@ -1314,6 +1346,7 @@ start_frame:
     DISPATCH();
 
 handle_eval_breaker:
+    SYNC_LASTI();
     if (handle_pending(tstate) != 0) {
         goto error;
     }
@@ -1324,19 +1357,19 @@ dispatch_switch:
 #endif
     switch (opcode) {
 
-    TARGET(NOP) {
+    PURE_TARGET(NOP) {
         DISPATCH();
     }
 
-    TARGET(RESUME) {
+    PURE_TARGET(RESUME) {
         if (oparg < 2) {
             CHECK_EVAL_BREAKER();
         }
         DISPATCH();
     }
 
-    TARGET(LOAD_CLOSURE)
-    TARGET(LOAD_FAST) {
+    PURE_TARGET(LOAD_CLOSURE)
+    PURE_TARGET(LOAD_FAST) {
         PyObject *value = GETLOCAL(oparg);
         if (value == NULL) {
             goto unbound_local_error;
@@ -1346,14 +1379,14 @@ dispatch_switch:
         DISPATCH();
     }
 
-    TARGET(LOAD_CONST) {
+    PURE_TARGET(LOAD_CONST) {
         PyObject *value = GETITEM(consts, oparg);
         Py_INCREF(value);
         PUSH(value);
         DISPATCH();
     }
 
-    TARGET(STORE_FAST) {
+    PURE_TARGET(STORE_FAST) {
         PyObject *value = POP();
         SETLOCAL(oparg, value);
         DISPATCH();
@@ -1368,13 +1401,13 @@ dispatch_switch:
         goto unbound_local_error;
     }
 
-    TARGET(POP_TOP) {
+    PURE_TARGET(POP_TOP) {
         PyObject *value = POP();
-        Py_DECREF(value);
+        DECREF_SYNC(value);
         DISPATCH();
     }
 
-    TARGET(PUSH_NULL) {
+    PURE_TARGET(PUSH_NULL) {
         PUSH(NULL);
         DISPATCH();
     }
@@ -2227,14 +2260,14 @@ dispatch_switch:
         DISPATCH();
     }
 
-    TARGET(SWAP) {
+    PURE_TARGET(SWAP) {
         PyObject *top = TOP();
         SET_TOP(PEEK(oparg));
         PEEK(oparg) = top;
         DISPATCH();
     }
 
-    TARGET(COPY) {
+    PURE_TARGET(COPY) {
         PyObject *peek = PEEK(oparg);
         PUSH(Py_NewRef(peek));
         DISPATCH();
@@ -2673,13 +2706,13 @@ dispatch_switch:
         DISPATCH();
     }
 
-    TARGET(IS_OP) {
+    PURE_TARGET(IS_OP) {
         PyObject *right = POP();
         PyObject *left = TOP();
         int res = Py_Is(left, right) ^ oparg;
         SET_TOP(Py_NewRef(res ? Py_True : Py_False));
-        Py_DECREF(left);
-        Py_DECREF(right);
+        DECREF_SYNC(left);
+        DECREF_SYNC(right);
         DISPATCH();
     }
 
@@ -2720,18 +2753,18 @@ dispatch_switch:
         DISPATCH();
     }
 
-    TARGET(JUMP) {
+    PURE_TARGET(JUMP) {
         JUMP_CHECKED(oparg);
         DISPATCH();
     }
 
-    TARGET(JUMP_NO_INTERRUPT) {
+    PURE_TARGET(JUMP_NO_INTERRUPT) {
         /* the `yield from` / `await` loop: interrupts belong to the innermost generator */
         JUMPTO(oparg);
         DISPATCH();
     }
 
-    TARGET(POP_JUMP_IF_FALSE) {
+    PURE_TARGET(POP_JUMP_IF_FALSE) {
         PyObject *cond = POP();
         int truth;
         if (Py_IsTrue(cond)) {
@@ -2743,6 +2776,7 @@ dispatch_switch:
             Py_DECREF(cond);
         }
         else {
+            SYNC_LASTI();
             truth = PyObject_IsTrue(cond);
             Py_DECREF(cond);
             if (truth < 0) {
@@ -2755,7 +2789,7 @@ dispatch_switch:
         DISPATCH();
     }
 
-    TARGET(POP_JUMP_IF_TRUE) {
+    PURE_TARGET(POP_JUMP_IF_TRUE) {
         PyObject *cond = POP();
         int truth;
         if (Py_IsTrue(cond)) {
@@ -2767,6 +2801,7 @@ dispatch_switch:
             Py_DECREF(cond);
         }
         else {
+            SYNC_LASTI();
             truth = PyObject_IsTrue(cond);
             Py_DECREF(cond);
             if (truth < 0) {
@@ -2779,20 +2814,20 @@ dispatch_switch:
         DISPATCH();
     }
 
-    TARGET(POP_JUMP_IF_NONE) {
+    PURE_TARGET(POP_JUMP_IF_NONE) {
         PyObject *value = POP();
         int is_none = Py_IsNone(value);
-        Py_DECREF(value);
+        DECREF_SYNC(value);
         if (is_none) {
             JUMP_CHECKED(oparg);
         }
         DISPATCH();
     }
 
-    TARGET(POP_JUMP_IF_NOT_NONE) {
+    PURE_TARGET(POP_JUMP_IF_NOT_NONE) {
         PyObject *value = POP();
         int is_none = Py_IsNone(value);
-        Py_DECREF(value);
+        DECREF_SYNC(value);
         if (!is_none) {
             JUMP_CHECKED(oparg);
         }
@@ -2948,7 +2983,7 @@ dispatch_switch:
         DISPATCH();
     }
 
-    TARGET(KW_NAMES) {
+    PURE_TARGET(KW_NAMES) {
         kwnames = GETITEM(consts, oparg);
         DISPATCH();
     }
@@ -3063,14 +3098,14 @@ dispatch_switch:
 
     /* ================= quickening: superinstructions ================= */
 
+/* The second half of a superinstruction (both halves are pure, or sync themselves). */
 #define NEXT_HALF() \
     do { \
         this_instr = next_instr; \
         oparg = (int)(*next_instr++ >> 8); \
-        frame->prev_instr = cpy_base + to_cpy[this_instr - code_base]; \
     } while (0)
 
-    TARGET(LOAD_FAST__LOAD_FAST) {
+    PURE_TARGET(LOAD_FAST__LOAD_FAST) {
         PyObject *value = GETLOCAL(oparg);
         if (value == NULL) {
             goto unbound_local_error;
@@ -3085,7 +3120,7 @@ dispatch_switch:
         DISPATCH();
     }
 
-    TARGET(LOAD_FAST__LOAD_CONST) {
+    PURE_TARGET(LOAD_FAST__LOAD_CONST) {
         PyObject *value = GETLOCAL(oparg);
         if (value == NULL) {
             goto unbound_local_error;
@@ -3096,7 +3131,7 @@ dispatch_switch:
         DISPATCH();
     }
 
-    TARGET(LOAD_CONST__LOAD_FAST) {
+    PURE_TARGET(LOAD_CONST__LOAD_FAST) {
         PUSH(Py_NewRef(GETITEM(consts, oparg)));
         NEXT_HALF();
         PyObject *value = GETLOCAL(oparg);
@@ -3107,7 +3142,7 @@ dispatch_switch:
         DISPATCH();
     }
 
-    TARGET(STORE_FAST__LOAD_FAST) {
+    PURE_TARGET(STORE_FAST__LOAD_FAST) {
         PyObject *value = POP();
         SETLOCAL(oparg, value);
         NEXT_HALF();
@@ -3119,7 +3154,7 @@ dispatch_switch:
         DISPATCH();
     }
 
-    TARGET(STORE_FAST__STORE_FAST) {
+    PURE_TARGET(STORE_FAST__STORE_FAST) {
         PyObject *value = POP();
         SETLOCAL(oparg, value);
         NEXT_HALF();
@@ -3134,7 +3169,7 @@ dispatch_switch:
         ADAPTIVE(LOAD_ATTR, pa_specialize_load_attr(TOP(), GETITEM(names, oparg), this_instr));
     }
 
-    TARGET(LOAD_ATTR_INSTANCE_VALUE) {
+    PURE_TARGET(LOAD_ATTR_INSTANCE_VALUE) {
         pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
         PyObject *owner = TOP();
         DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
@@ -3144,12 +3179,12 @@ dispatch_switch:
         DEOPT_IF(res == NULL);
         STAT_HIT();
         SET_TOP(Py_NewRef(res));
-        Py_DECREF(owner);
+        DECREF_SYNC(owner);
         SKIP_CACHE(pa_cache_load_attr);
         DISPATCH();
     }
 
-    TARGET(LOAD_ATTR_WITH_HINT) {
+    PURE_TARGET(LOAD_ATTR_WITH_HINT) {
         pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
         PyObject *owner = TOP();
         DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
@@ -3163,12 +3198,12 @@ dispatch_switch:
         DEOPT_IF(res == NULL);
         STAT_HIT();
         SET_TOP(Py_NewRef(res));
-        Py_DECREF(owner);
+        DECREF_SYNC(owner);
         SKIP_CACHE(pa_cache_load_attr);
         DISPATCH();
     }
 
-    TARGET(LOAD_ATTR_SLOT) {
+    PURE_TARGET(LOAD_ATTR_SLOT) {
         pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
         PyObject *owner = TOP();
         DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
@@ -3176,12 +3211,12 @@ dispatch_switch:
         DEOPT_IF(res == NULL);
         STAT_HIT();
         SET_TOP(Py_NewRef(res));
-        Py_DECREF(owner);
+        DECREF_SYNC(owner);
         SKIP_CACHE(pa_cache_load_attr);
         DISPATCH();
     }
 
-    TARGET(LOAD_ATTR_MODULE) {
+    PURE_TARGET(LOAD_ATTR_MODULE) {
         pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
         PyObject *owner = TOP();
         DEOPT_IF(!PyModule_CheckExact(owner));
@@ -3191,12 +3226,12 @@ dispatch_switch:
         DEOPT_IF(res == NULL);
         STAT_HIT();
         SET_TOP(Py_NewRef(res));
-        Py_DECREF(owner);
+        DECREF_SYNC(owner);
         SKIP_CACHE(pa_cache_load_attr);
         DISPATCH();
     }
 
-    TARGET(LOAD_ATTR_CLASS) {
+    PURE_TARGET(LOAD_ATTR_CLASS) {
         pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
         PyObject *owner = TOP();
         DEOPT_IF(Py_TYPE(owner) != &PyType_Type);
@@ -3204,7 +3239,7 @@ dispatch_switch:
         STAT_HIT();
         PyObject *res = PA_CACHED_PTR(cache);
         SET_TOP(Py_NewRef(res));
-        Py_DECREF(owner);
+        DECREF_SYNC(owner);
         SKIP_CACHE(pa_cache_load_attr);
         DISPATCH();
     }
@@ -3252,7 +3287,7 @@ dispatch_switch:
         ADAPTIVE(LOAD_METHOD, pa_specialize_load_method(TOP(), GETITEM(names, oparg), this_instr));
     }
 
-    TARGET(LOAD_METHOD_WITH_VALUES) {
+    PURE_TARGET(LOAD_METHOD_WITH_VALUES) {
         pa_cache_load_method *cache = (pa_cache_load_method *)next_instr;
         PyObject *self = TOP();
         PyTypeObject *tp = Py_TYPE(self);
@@ -3266,7 +3301,7 @@ dispatch_switch:
         DISPATCH();
     }
 
-    TARGET(LOAD_METHOD_NO_DICT) {
+    PURE_TARGET(LOAD_METHOD_NO_DICT) {
         pa_cache_load_method *cache = (pa_cache_load_method *)next_instr;
         PyObject *self = TOP();
         DEOPT_IF(Py_TYPE(self)->tp_version_tag != cache->type_version);
@@ -3277,7 +3312,7 @@ dispatch_switch:
         DISPATCH();
     }
 
-    TARGET(LOAD_METHOD_LAZY_DICT) {
+    PURE_TARGET(LOAD_METHOD_LAZY_DICT) {
         pa_cache_load_method *cache = (pa_cache_load_method *)next_instr;
         PyObject *self = TOP();
         DEOPT_IF(Py_TYPE(self)->tp_version_tag != cache->type_version);
@@ -3290,20 +3325,20 @@ dispatch_switch:
         DISPATCH();
     }
 
-    TARGET(LOAD_METHOD_CLASS) {
+    PURE_TARGET(LOAD_METHOD_CLASS) {
         pa_cache_load_method *cache = (pa_cache_load_method *)next_instr;
         PyObject *cls = TOP();
         DEOPT_IF(Py_TYPE(cls) != &PyType_Type);
         DEOPT_IF(((PyTypeObject *)cls)->tp_version_tag != cache->type_version);
         STAT_HIT();
         SET_TOP(NULL);
-        Py_DECREF(cls);
+        DECREF_SYNC(cls);
         PUSH(Py_NewRef(PA_CACHED_PTR(cache)));
         SKIP_CACHE(pa_cache_load_method);
         DISPATCH();
     }
 
-    TARGET(LOAD_METHOD_MODULE) {
+    PURE_TARGET(LOAD_METHOD_MODULE) {
         /* type_version: the module dict's keys version; keys_version: the entry index */
         pa_cache_load_method *cache = (pa_cache_load_method *)next_instr;
         PyObject *owner = TOP();
@@ -3314,7 +3349,7 @@ dispatch_switch:
         DEOPT_IF(res == NULL);
         STAT_HIT();
         SET_TOP(NULL);
-        Py_DECREF(owner);
+        DECREF_SYNC(owner);
         PUSH(Py_NewRef(res));
         SKIP_CACHE(pa_cache_load_method);
         DISPATCH();
@@ -3326,7 +3361,7 @@ dispatch_switch:
         ADAPTIVE(STORE_ATTR, pa_specialize_store_attr(TOP(), GETITEM(names, oparg), this_instr));
     }
 
-    TARGET(STORE_ATTR_INSTANCE_VALUE) {
+    PURE_TARGET(STORE_ATTR_INSTANCE_VALUE) {
         pa_cache_store_attr *cache = (pa_cache_store_attr *)next_instr;
         PyObject *owner = TOP();
         DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
@@ -3341,9 +3376,9 @@ dispatch_switch:
             _PyDictValues_AddToInsertionOrder(values, cache->index);
         }
         else {
-            Py_DECREF(old_value);
+            DECREF_SYNC(old_value);
         }
-        Py_DECREF(owner);
+        DECREF_SYNC(owner);
         SKIP_CACHE(pa_cache_store_attr);
         DISPATCH();
     }
@@ -3372,7 +3407,7 @@ dispatch_switch:
         DISPATCH();
     }
 
-    TARGET(STORE_ATTR_SLOT) {
+    PURE_TARGET(STORE_ATTR_SLOT) {
         pa_cache_store_attr *cache = (pa_cache_store_attr *)next_instr;
         PyObject *owner = TOP();
         DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
@@ -3382,8 +3417,8 @@ dispatch_switch:
         PyObject **addr = (PyObject **)((char *)owner + cache->index);
         PyObject *old_value = *addr;
         *addr = value;
-        Py_XDECREF(old_value);
-        Py_DECREF(owner);
+        XDECREF_SYNC(old_value);
+        DECREF_SYNC(owner);
         SKIP_CACHE(pa_cache_store_attr);
         DISPATCH();
     }
@@ -3395,7 +3430,7 @@ dispatch_switch:
                                                         GETITEM(names, oparg >> 1), this_instr));
     }
 
-    TARGET(LOAD_GLOBAL_MODULE) {
+    PURE_TARGET(LOAD_GLOBAL_MODULE) {
         pa_cache_load_global *cache = (pa_cache_load_global *)next_instr;
         PyObject *globals = GLOBALS();
         DEOPT_IF(!PyDict_CheckExact(globals));
@@ -3412,7 +3447,7 @@ dispatch_switch:
         DISPATCH();
     }
 
-    TARGET(LOAD_GLOBAL_BUILTIN) {
+    PURE_TARGET(LOAD_GLOBAL_BUILTIN) {
         /* the globals keys version proves the name is still not a global */
         pa_cache_load_global *cache = (pa_cache_load_global *)next_instr;
         PyObject *globals = GLOBALS(), *builtins = BUILTINS();
@@ -3626,32 +3661,32 @@ dispatch_switch:
     STAT_HIT(); \
     int res = _PyUnicode_Equal(left, right) == (oparg == Py_EQ)
 
-    TARGET(COMPARE_OP_INT) {
+    PURE_TARGET(COMPARE_OP_INT) {
         INT_COMPARE_OPERANDS();
         COMPARE_PUSH(res);
     }
 
-    TARGET(COMPARE_OP_FLOAT) {
+    PURE_TARGET(COMPARE_OP_FLOAT) {
         FLOAT_COMPARE_OPERANDS();
         COMPARE_PUSH(res);
     }
 
-    TARGET(COMPARE_OP_STR) {
+    PURE_TARGET(COMPARE_OP_STR) {
         STR_COMPARE_OPERANDS();
         COMPARE_PUSH(res);
     }
 
-    TARGET(COMPARE_OP_INT_JUMP) {
+    PURE_TARGET(COMPARE_OP_INT_JUMP) {
         INT_COMPARE_OPERANDS();
         COMPARE_JUMP(res);
     }
 
-    TARGET(COMPARE_OP_FLOAT_JUMP) {
+    PURE_TARGET(COMPARE_OP_FLOAT_JUMP) {
         FLOAT_COMPARE_OPERANDS();
         COMPARE_JUMP(res);
     }
 
-    TARGET(COMPARE_OP_STR_JUMP) {
+    PURE_TARGET(COMPARE_OP_STR_JUMP) {
         STR_COMPARE_OPERANDS();
         COMPARE_JUMP(res);
     }
@@ -3662,7 +3697,7 @@ dispatch_switch:
         ADAPTIVE(BINARY_SUBSCR, pa_specialize_binary_subscr(SECOND(), TOP(), this_instr));
     }
 
-    TARGET(BINARY_SUBSCR_LIST_INT) {
+    PURE_TARGET(BINARY_SUBSCR_LIST_INT) {
         PyObject *sub = TOP(), *list = SECOND();
         DEOPT_IF(!PyLong_CheckExact(sub) || !PyList_CheckExact(list));
         DEOPT_IF((size_t)Py_SIZE(sub) > 1);
@@ -3673,12 +3708,12 @@ dispatch_switch:
         STACK_SHRINK(1);
         SET_TOP(res);
         Py_DECREF(sub);
-        Py_DECREF(list);
+        DECREF_SYNC(list);
         SKIP_CACHE(pa_cache_binary_subscr);
         DISPATCH();
     }
 
-    TARGET(BINARY_SUBSCR_TUPLE_INT) {
+    PURE_TARGET(BINARY_SUBSCR_TUPLE_INT) {
         PyObject *sub = TOP(), *tuple = SECOND();
         DEOPT_IF(!PyLong_CheckExact(sub) || !PyTuple_CheckExact(tuple));
         DEOPT_IF((size_t)Py_SIZE(sub) > 1);
@@ -3689,7 +3724,7 @@ dispatch_switch:
         STACK_SHRINK(1);
         SET_TOP(res);
         Py_DECREF(sub);
-        Py_DECREF(tuple);
+        DECREF_SYNC(tuple);
         SKIP_CACHE(pa_cache_binary_subscr);
         DISPATCH();
     }
@@ -3738,7 +3773,7 @@ dispatch_switch:
         ADAPTIVE(STORE_SUBSCR, pa_specialize_store_subscr(SECOND(), TOP(), this_instr));
     }
 
-    TARGET(STORE_SUBSCR_LIST_INT) {
+    PURE_TARGET(STORE_SUBSCR_LIST_INT) {
         PyObject *sub = TOP(), *list = SECOND(), *value = THIRD();
         DEOPT_IF(!PyLong_CheckExact(sub) || !PyList_CheckExact(list));
         DEOPT_IF((size_t)Py_SIZE(sub) > 1);
@@ -3748,9 +3783,9 @@ dispatch_switch:
         PyObject *old_value = PyList_GET_ITEM(list, index);
         PyList_SET_ITEM(list, index, value);
         STACK_SHRINK(3);
-        Py_DECREF(old_value);
+        DECREF_SYNC(old_value);
         Py_DECREF(sub);
-        Py_DECREF(list);
+        DECREF_SYNC(list);
         SKIP_CACHE(pa_cache_store_subscr);
         DISPATCH();
     }
@@ -3777,18 +3812,18 @@ dispatch_switch:
         ADAPTIVE(UNPACK_SEQUENCE, pa_specialize_unpack_sequence(TOP(), this_instr, oparg));
     }
 
-    TARGET(UNPACK_SEQUENCE_TWO_TUPLE) {
+    PURE_TARGET(UNPACK_SEQUENCE_TWO_TUPLE) {
         PyObject *seq = TOP();
         DEOPT_IF(!PyTuple_CheckExact(seq) || PyTuple_GET_SIZE(seq) != 2);
         STAT_HIT();
         SET_TOP(Py_NewRef(PyTuple_GET_ITEM(seq, 1)));
         PUSH(Py_NewRef(PyTuple_GET_ITEM(seq, 0)));
-        Py_DECREF(seq);
+        DECREF_SYNC(seq);
         SKIP_CACHE(pa_cache_unpack_sequence);
         DISPATCH();
     }
 
-    TARGET(UNPACK_SEQUENCE_TUPLE) {
+    PURE_TARGET(UNPACK_SEQUENCE_TUPLE) {
         PyObject *seq = TOP();
         DEOPT_IF(!PyTuple_CheckExact(seq) || PyTuple_GET_SIZE(seq) != oparg);
         STAT_HIT();
@@ -3797,12 +3832,12 @@ dispatch_switch:
         for (int i = oparg; --i >= 0; ) {
             PUSH(Py_NewRef(items[i]));
         }
-        Py_DECREF(seq);
+        DECREF_SYNC(seq);
         SKIP_CACHE(pa_cache_unpack_sequence);
         DISPATCH();
     }
 
-    TARGET(UNPACK_SEQUENCE_LIST) {
+    PURE_TARGET(UNPACK_SEQUENCE_LIST) {
         PyObject *seq = TOP();
         DEOPT_IF(!PyList_CheckExact(seq) || PyList_GET_SIZE(seq) != oparg);
         STAT_HIT();
@@ -3811,7 +3846,7 @@ dispatch_switch:
         for (int i = oparg; --i >= 0; ) {
             PUSH(Py_NewRef(items[i]));
         }
-        Py_DECREF(seq);
+        DECREF_SYNC(seq);
         SKIP_CACHE(pa_cache_unpack_sequence);
         DISPATCH();
     }
@@ -4082,7 +4117,7 @@ dispatch_switch:
         ADAPTIVE(FOR_ITER, pa_specialize_for_iter(TOP(), this_instr));
     }
 
-    TARGET(FOR_ITER_LIST) {
+    PURE_TARGET(FOR_ITER_LIST) {
         pa_listiter311 *it = (pa_listiter311 *)TOP();
         DEOPT_IF(Py_TYPE(it) != &PyListIter_Type);
         STAT_HIT();
@@ -4094,15 +4129,15 @@ dispatch_switch:
                 DISPATCH();
             }
             it->it_seq = NULL;
-            Py_DECREF(seq);
+            DECREF_SYNC(seq);
         }
         STACK_SHRINK(1);
-        Py_DECREF(it);
+        DECREF_SYNC(it);
         JUMPTO(oparg);
         DISPATCH();
     }
 
-    TARGET(FOR_ITER_TUPLE) {
+    PURE_TARGET(FOR_ITER_TUPLE) {
         pa_tupleiter311 *it = (pa_tupleiter311 *)TOP();
         DEOPT_IF(Py_TYPE(it) != &PyTupleIter_Type);
         STAT_HIT();
@@ -4114,10 +4149,10 @@ dispatch_switch:
                 DISPATCH();
             }
             it->it_seq = NULL;
-            Py_DECREF(seq);
+            DECREF_SYNC(seq);
         }
         STACK_SHRINK(1);
-        Py_DECREF(it);
+        DECREF_SYNC(it);
         JUMPTO(oparg);
         DISPATCH();
     }
@@ -4229,6 +4264,7 @@ unknown_opcode:
     goto error;
 
 unbound_local_error:
+    SYNC_LASTI();
     format_exc_check_arg(tstate, PyExc_UnboundLocalError, UNBOUNDLOCAL_ERROR_MSG,
                          PyTuple_GetItem(frame->f_code->co_localsplusnames, oparg));
     goto error;

@@ -241,6 +241,88 @@ def case_signal_handler_exception_traceback():
         signal.signal(signal.SIGUSR1, old)
 
 
+def _dying(log, tag):
+    """An object whose __del__ logs where its caller's frame is (line, instruction span, f_lasti)."""
+
+    class Dying:
+        def __del__(self):
+            f = sys._getframe(1)
+            log.append((tag, rel(f), f.f_lasti))
+
+    return Dying()
+
+
+class _Holder:
+    pass
+
+
+def case_object_freed_by_instructions_that_do_not_sync_lasti():
+    # The loop writes frame->prev_instr only in handlers that can call out; the others
+    # (PURE_TARGET in csrc/pa_eval.c) must still show their own offset to a __del__ that runs
+    # when they free the last reference.  Each free happens on its own line, away from the
+    # instruction before it.
+    log = []
+    for _ in range(3):                       # adaptive forms, then specialized forms
+        x = _dying(log, "store_fast")
+        x = (
+            None)
+        _dying(log, "pop_top")
+        h = _Holder()
+        h.a = _dying(log, "store_attr")
+        h.a = (
+            None)
+        v = [_dying(log, "subscr_list"), 1][
+            1]
+        t = (_dying(log, "unpack"), 2)
+        a, b = (
+            t)
+        del t
+        a = None
+        for _i in [_dying(log, "for_iter_list"), 1]:
+            pass
+        if _dying(log, "is_none") is (
+                None):
+            pass
+        o = _Holder()
+        o.attr = 5
+        r = _Holder.__new__(_Holder)
+        r.attr = 6
+        v = (
+            r).attr
+        del r
+        w = _Holder()
+        w.attr = _dying(log, "attr_owner_freed")
+        w = (
+            w).attr
+        w = None
+    return log, v, b
+
+
+def case_signal_handler_at_a_backward_jump_sees_its_line():
+    # the eval-breaker check of a backward jump in a loop of handlers that do not sync
+    # prev_instr (specialized: LOAD_FAST, LOAD_ATTR_INSTANCE_VALUE, POP_JUMP_IF_FALSE on a bool)
+    log = []
+    box = _Holder()
+    box.done = False
+
+    def handler(signum, frame):
+        box.done = True
+        log.append(("handler", rel(frame), frame.f_lasti))
+
+    def work():
+        signal.setitimer(signal.ITIMER_REAL, 0.002)
+        while not box.done:
+            pass
+        return len(log)
+
+    old = signal.signal(signal.SIGALRM, handler)
+    try:
+        return work(), log
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
 def case_module_level_code_via_exec():
     src = """
 import math as _m
