@@ -19,6 +19,7 @@
 #include "internal/pycore_moduleobject.h"
 #include "internal/pycore_sysmodule.h"
 #include "internal/pycore_abstract.h"
+#include "internal/pycore_long.h"
 #include "frameobject.h"
 #include "opcode.h"
 
@@ -1035,24 +1036,43 @@ push_frame_with_args(PyThreadState *tstate, PyFunctionObject *func, PyObject **a
 #define IS_SMALL_INT(o) ((size_t)(Py_SIZE(o) + 1) <= 2)
 #define SMALL_INT_VALUE(o) ((long)Py_SIZE(o) * (long)((PyLongObject *)(o))->ob_digit[0])
 
-/* A float result, reusing an operand the stack holds the only reference to. */
-static inline PyObject *
-float_result(PyObject *left, PyObject *right, double value)
-{
-    if (Py_REFCNT(left) == 1) {
-        ((PyFloatObject *)left)->ob_fval = value;
-        Py_DECREF(right);
-        return left;
-    }
-    if (Py_REFCNT(right) == 1) {
-        ((PyFloatObject *)right)->ob_fval = value;
-        Py_DECREF(left);
-        return right;
-    }
-    Py_DECREF(left);
-    Py_DECREF(right);
-    return PyFloat_FromDouble(value);
-}
+/* A float result, reusing an operand the stack holds the only reference to; only a new
+ * float allocates, so only that path syncs prev_instr (the handlers are PURE_TARGETs; an
+ * exact float's deallocation runs no Python code). */
+#define FLOAT_RESULT(RES, LEFT, RIGHT, VALUE) \
+    do { \
+        if (Py_REFCNT(LEFT) == 1) { \
+            ((PyFloatObject *)(LEFT))->ob_fval = (VALUE); \
+            Py_DECREF(RIGHT); \
+            (RES) = (LEFT); \
+        } \
+        else if (Py_REFCNT(RIGHT) == 1) { \
+            ((PyFloatObject *)(RIGHT))->ob_fval = (VALUE); \
+            Py_DECREF(LEFT); \
+            (RES) = (RIGHT); \
+        } \
+        else { \
+            Py_DECREF(LEFT); \
+            Py_DECREF(RIGHT); \
+            SYNC_LASTI(); \
+            (RES) = PyFloat_FromDouble(VALUE); \
+        } \
+    } while (0)
+
+/* An int result: a cached small int needs no allocation, so only other values sync
+ * prev_instr (for tracemalloc: the handlers are PURE_TARGETs). */
+#define INT_RESULT(RES, VALUE) \
+    do { \
+        long v_ = (VALUE); \
+        if ((unsigned long)(v_ + _PY_NSMALLNEGINTS) \
+                < (unsigned long)(_PY_NSMALLNEGINTS + _PY_NSMALLPOSINTS)) { \
+            (RES) = Py_NewRef((PyObject *)&_PyLong_SMALL_INTS[_PY_NSMALLNEGINTS + v_]); \
+        } \
+        else { \
+            SYNC_LASTI(); \
+            (RES) = PyLong_FromLong(v_); \
+        } \
+    } while (0)
 
 static inline int
 compare_longs(long a, long b, int op)
@@ -3481,9 +3501,10 @@ dispatch_switch:
         PyObject *res; \
         if (IS_SMALL_INT(left) && IS_SMALL_INT(right)) { \
             long a = SMALL_INT_VALUE(left), b = SMALL_INT_VALUE(right); \
-            res = PyLong_FromLong(CEXPR); \
+            INT_RESULT(res, CEXPR); \
         } \
         else { \
+            SYNC_LASTI(); \
             res = GENERIC(left, right); \
         } \
         STACK_SHRINK(1); \
@@ -3497,19 +3518,19 @@ dispatch_switch:
         DISPATCH(); \
     } while (0)
 
-    TARGET(BINARY_OP_ADD_INT) {
+    PURE_TARGET(BINARY_OP_ADD_INT) {
         INT_OP(a + b, PyNumber_Add);
     }
 
-    TARGET(BINARY_OP_SUBTRACT_INT) {
+    PURE_TARGET(BINARY_OP_SUBTRACT_INT) {
         INT_OP(a - b, PyNumber_Subtract);
     }
 
-    TARGET(BINARY_OP_MULTIPLY_INT) {
+    PURE_TARGET(BINARY_OP_MULTIPLY_INT) {
         INT_OP(a * b, PyNumber_Multiply);   /* two 30-bit digits: the product fits */
     }
 
-    TARGET(BINARY_OP_INT_BITWISE) {
+    PURE_TARGET(BINARY_OP_INT_BITWISE) {
         int op = oparg >= NB_INPLACE_ADD ? oparg - NB_INPLACE_ADD : oparg;
         if (op == NB_AND) {
             INT_OP(a & b, PyNumber_And);
@@ -3522,7 +3543,7 @@ dispatch_switch:
         }
     }
 
-    TARGET(BINARY_OP_FLOORDIV_MOD_INT) {
+    PURE_TARGET(BINARY_OP_FLOORDIV_MOD_INT) {
         PyObject *right = TOP(), *left = SECOND();
         DEOPT_IF(!PyLong_CheckExact(left) || !PyLong_CheckExact(right));
         /* non-negative dividend, positive divisor: C's / and % are Python's // and % */
@@ -3530,7 +3551,8 @@ dispatch_switch:
         STAT_HIT();
         long a = SMALL_INT_VALUE(left), b = SMALL_INT_VALUE(right);
         int op = oparg >= NB_INPLACE_ADD ? oparg - NB_INPLACE_ADD : oparg;
-        PyObject *res = PyLong_FromLong(op == NB_FLOOR_DIVIDE ? a / b : a % b);
+        PyObject *res;
+        INT_RESULT(res, op == NB_FLOOR_DIVIDE ? a / b : a % b);
         STACK_SHRINK(1);
         SET_TOP(res);
         Py_DECREF(left);
@@ -3549,7 +3571,8 @@ dispatch_switch:
         STAT_HIT(); \
         double d = PyFloat_AS_DOUBLE(left) OPERATOR PyFloat_AS_DOUBLE(right); \
         STACK_SHRINK(1); \
-        PyObject *res = float_result(left, right, d); \
+        PyObject *res; \
+        FLOAT_RESULT(res, left, right, d); \
         SET_TOP(res); \
         if (res == NULL) { \
             goto error; \
@@ -3558,19 +3581,19 @@ dispatch_switch:
         DISPATCH(); \
     } while (0)
 
-    TARGET(BINARY_OP_ADD_FLOAT) {
+    PURE_TARGET(BINARY_OP_ADD_FLOAT) {
         FLOAT_OP(+);
     }
 
-    TARGET(BINARY_OP_SUBTRACT_FLOAT) {
+    PURE_TARGET(BINARY_OP_SUBTRACT_FLOAT) {
         FLOAT_OP(-);
     }
 
-    TARGET(BINARY_OP_MULTIPLY_FLOAT) {
+    PURE_TARGET(BINARY_OP_MULTIPLY_FLOAT) {
         FLOAT_OP(*);
     }
 
-    TARGET(BINARY_OP_TRUE_DIVIDE_FLOAT) {
+    PURE_TARGET(BINARY_OP_TRUE_DIVIDE_FLOAT) {
         DEOPT_IF(PyFloat_CheckExact(TOP()) && PyFloat_AS_DOUBLE(TOP()) == 0.0);
         FLOAT_OP(/);
     }

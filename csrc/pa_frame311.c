@@ -59,13 +59,8 @@ push_chunk(PyThreadState *tstate, size_t size)
 }
 
 _PyInterpreterFrame *
-pa_push_frame(PyThreadState *tstate, size_t size)
+pa_push_frame_slow(PyThreadState *tstate, size_t size)
 {
-    if (_PyThreadState_HasStackSpace(tstate, size)) {
-        _PyInterpreterFrame *res = (_PyInterpreterFrame *)tstate->datastack_top;
-        tstate->datastack_top += size;
-        return res;
-    }
     _PyInterpreterFrame *res = push_chunk(tstate, size);
     if (res == NULL) {
         PyErr_NoMemory();
@@ -73,22 +68,18 @@ pa_push_frame(PyThreadState *tstate, size_t size)
     return res;
 }
 
-static void
-pop_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
+void
+pa_pop_frame_slow(PyThreadState *tstate, _PyInterpreterFrame *frame)
 {
-    PyObject **base = (PyObject **)frame;
     _PyStackChunk *chunk = tstate->datastack_chunk;
-    if (base == &chunk->data[0]) {
-        _PyStackChunk *previous = chunk->previous;
-        PA_ASSERT(previous != NULL);
-        tstate->datastack_top = &previous->data[previous->top];
-        tstate->datastack_chunk = previous;
-        tstate->datastack_limit = (PyObject **)((char *)previous + previous->size);
-        arena_free(chunk, chunk->size);
-    }
-    else {
-        tstate->datastack_top = base;
-    }
+    (void)frame;
+    PA_ASSERT((PyObject **)frame == &chunk->data[0]);
+    _PyStackChunk *previous = chunk->previous;
+    PA_ASSERT(previous != NULL);
+    tstate->datastack_top = &previous->data[previous->top];
+    tstate->datastack_chunk = previous;
+    tstate->datastack_limit = (PyObject **)((char *)previous + previous->size);
+    arena_free(chunk, chunk->size);
 }
 
 PyFrameObject *
@@ -146,33 +137,15 @@ frame_object_takes_ownership(PyThreadState *tstate, PyFrameObject *f,
 }
 
 void
-pa_clear_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
+pa_clear_frame_with_object(PyThreadState *tstate, _PyInterpreterFrame *frame)
 {
-    PA_ASSERT(tstate->cframe->current_frame != frame);
-    if (frame->frame_obj != NULL) {
-        PyFrameObject *f = frame->frame_obj;
-        frame->frame_obj = NULL;
-        if (Py_REFCNT(f) > 1) {
-            frame_object_takes_ownership(tstate, f, frame);
-            Py_DECREF(f);
-            return;
-        }
+    PyFrameObject *f = frame->frame_obj;
+    frame->frame_obj = NULL;
+    if (Py_REFCNT(f) > 1) {
+        frame_object_takes_ownership(tstate, f, frame);
         Py_DECREF(f);
+        return;
     }
-    for (int i = 0; i < frame->stacktop; i++) {
-        Py_XDECREF(frame->localsplus[i]);
-    }
-    Py_XDECREF(frame->f_locals);
-    Py_DECREF(frame->f_func);
-    Py_DECREF(frame->f_code);
-}
-
-void
-pa_clear_and_pop_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
-{
-    PA_ASSERT(frame->owner == FRAME_OWNED_BY_THREAD);
-    tstate->recursion_remaining--;
-    pa_clear_frame(tstate, frame);
-    tstate->recursion_remaining++;
-    pop_frame(tstate, frame);
+    Py_DECREF(f);
+    pa_clear_frame(tstate, frame);      /* frame_obj is NULL now: the plain path */
 }

@@ -49,14 +49,9 @@ enum {
 };
 #define PA_CACHE_UNITS(T) ((int)(sizeof(T) / sizeof(uint32_t)))
 
-/* ---- the frame seam (3.11) ---- */
+/* ---- the frame seam (3.11): push, clear, pop inline, the rest in pa_frame311.c ---- */
 
-/* Push a frame of `size` slots on the thread's frame stack (CPython's own data stack). */
-_PyInterpreterFrame *pa_push_frame(PyThreadState *tstate, size_t size);
-/* Release a frame's references (its frame object takes the data if it outlives it). */
-void pa_clear_frame(PyThreadState *tstate, _PyInterpreterFrame *frame);
-/* Clear an owned-by-thread frame that is no longer current, and pop it. */
-void pa_clear_and_pop_frame(PyThreadState *tstate, _PyInterpreterFrame *frame);
+#include "pa_frame311.h"
 /* The frame object of `frame` (borrowed), creating it if needed; NULL with an exception set on failure. */
 PyFrameObject *pa_frame_object(PyThreadState *tstate, _PyInterpreterFrame *frame);
 

@@ -323,6 +323,38 @@ def case_signal_handler_at_a_backward_jump_sees_its_line():
         signal.signal(signal.SIGALRM, old)
 
 
+def case_tracemalloc_lines_of_int_results():
+    # int results allocate in handlers that do not sync prev_instr otherwise (csrc/pa_eval.c
+    # INT_RESULT; ints have no free list, so every new one is traced): tracemalloc must charge
+    # each to its own line.  (Floats and tuples come from free lists whose contents differ
+    # from run to run, so they are not compared.)
+    import tracemalloc
+
+    def work(n):
+        keep = [None] * (3 * n)
+        a = 2 ** 29 + 1
+        big = 10 ** 30
+        for i in range(n):
+            keep[3 * i] = (a
+                           + a)
+            keep[3 * i + 1] = (a
+                               * 3)
+            keep[3 * i + 2] = (big
+                               + i)
+        return keep
+
+    tracemalloc.start()
+    try:
+        kept = work(40)
+        snap = tracemalloc.take_snapshot()
+    finally:
+        tracemalloc.stop()
+    first = work.__code__.co_firstlineno
+    stats = snap.filter_traces([tracemalloc.Filter(True, __file__)]).statistics("lineno")
+    return len(kept), sorted((s.traceback[0].lineno - first, s.count) for s in stats
+                             if first < s.traceback[0].lineno < first + 12)
+
+
 def case_module_level_code_via_exec():
     src = """
 import math as _m
