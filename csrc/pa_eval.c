@@ -3192,7 +3192,11 @@ dispatch_switch:
     PURE_TARGET(LOAD_ATTR_INSTANCE_VALUE) {
         pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
         PyObject *owner = TOP();
-        DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
+        uint32_t tv = Py_TYPE(owner)->tp_version_tag;
+        if (tv != cache->type_version && tv != cache->descr_lo && tv != cache->descr_hi) {
+            SYNC_LASTI();
+            DEOPT_IF(!pa_add_load_attr_type(owner, GETITEM(names, oparg), this_instr));
+        }
         PyDictValues *values = *_PyObject_ValuesPointer(owner);
         DEOPT_IF(values == NULL);
         PyObject *res = values->values[cache->index];
@@ -3384,7 +3388,11 @@ dispatch_switch:
     PURE_TARGET(STORE_ATTR_INSTANCE_VALUE) {
         pa_cache_store_attr *cache = (pa_cache_store_attr *)next_instr;
         PyObject *owner = TOP();
-        DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
+        uint32_t tv = Py_TYPE(owner)->tp_version_tag;
+        if (tv != cache->type_version && tv != cache->version_2 && tv != cache->version_3) {
+            SYNC_LASTI();
+            DEOPT_IF(!pa_add_store_attr_type(owner, GETITEM(names, oparg), this_instr));
+        }
         PyDictValues *values = *_PyObject_ValuesPointer(owner);
         DEOPT_IF(values == NULL);
         STAT_HIT();

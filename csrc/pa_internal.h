@@ -85,6 +85,10 @@ extern uint8_t pa_adaptive_of[256];   /* generic opcode -> its adaptive form (0:
 void pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr);
 void pa_specialize_load_method(PyObject *owner, PyObject *name, uint32_t *instr);
 void pa_specialize_store_attr(PyObject *owner, PyObject *name, uint32_t *instr);
+/* A polymorphic LOAD_ATTR_/STORE_ATTR_INSTANCE_VALUE met another type: 1 if it now holds
+ * that type too (same index), 0 if not. */
+int pa_add_load_attr_type(PyObject *owner, PyObject *name, uint32_t *instr);
+int pa_add_store_attr_type(PyObject *owner, PyObject *name, uint32_t *instr);
 void pa_specialize_load_global(PyObject *globals, PyObject *builtins, PyObject *name,
                                uint32_t *instr);
 void pa_specialize_binary_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg,

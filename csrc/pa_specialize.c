@@ -373,6 +373,7 @@ pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
     }
     cache->type_version = version;
     cache->index = where;
+    cache->descr_lo = cache->descr_hi = version;     /* no further types yet */
     success(instr, in_values ? PA_LOAD_ATTR_INSTANCE_VALUE : PA_LOAD_ATTR_WITH_HINT);
     return;
 done:
@@ -506,10 +507,68 @@ pa_specialize_store_attr(PyObject *owner, PyObject *name, uint32_t *instr)
     }
     cache->type_version = version;
     cache->index = where;
+    cache->version_2 = cache->version_3 = version;   /* no further types yet */
     success(instr, in_values ? PA_STORE_ATTR_INSTANCE_VALUE : PA_STORE_ATTR_WITH_HINT);
     return;
 fail:
     failure(instr, kind);
+}
+
+/* A polymorphic instance-value site met a type it does not hold: specialize a scratch copy
+ * of the instruction for `owner` (the same decision, with the same checks, as a first
+ * specialization), and if that gives the same form at the same index, the type's version
+ * takes a free slot (`extra[0]` or `extra[1]`, free while equal to `first`).  Returns 1 if
+ * it did, 0 if not: no free slot, another form or index (the caller counts a miss). */
+static int
+add_instance_value_type(PyObject *owner, PyObject *name, const uint32_t *instr, int store,
+                        uint32_t first, uint32_t index, uint32_t *extra[2])
+{
+    if (*extra[1] != first) {
+        return 0;                       /* all three slots taken */
+    }
+    /* the adaptive form (a failed attempt leaves the opcode as it is), the counter's backoff */
+    uint32_t scratch[1 + PA_CACHE_UNITS(pa_cache_load_attr) + PA_CACHE_UNITS(pa_cache_store_attr)]
+        = {0};
+    scratch[0] = instr[0];
+    PA_SET_OPCODE(&scratch[0], store ? PA_STORE_ATTR_ADAPTIVE : PA_LOAD_ATTR_ADAPTIVE);
+    scratch[1] = instr[1] & 0x00F00000u;
+    int want;
+    uint32_t version, got_index;
+    if (store) {
+        pa_specialize_store_attr(owner, name, scratch);
+        want = PA_STORE_ATTR_INSTANCE_VALUE;
+        version = ((pa_cache_store_attr *)(scratch + 1))->type_version;
+        got_index = ((pa_cache_store_attr *)(scratch + 1))->index;
+    }
+    else {
+        pa_specialize_load_attr(owner, name, scratch);
+        want = PA_LOAD_ATTR_INSTANCE_VALUE;
+        version = ((pa_cache_load_attr *)(scratch + 1))->type_version;
+        got_index = ((pa_cache_load_attr *)(scratch + 1))->index;
+    }
+    if ((int)(scratch[0] & 0xFF) != want || got_index != index || version == 0) {
+        return 0;
+    }
+    *(*extra[0] == first ? extra[0] : extra[1]) = version;
+    return 1;
+}
+
+int
+pa_add_load_attr_type(PyObject *owner, PyObject *name, uint32_t *instr)
+{
+    pa_cache_load_attr *cache = (pa_cache_load_attr *)(instr + 1);
+    uint32_t *extra[2] = {&cache->descr_lo, &cache->descr_hi};
+    return add_instance_value_type(owner, name, instr, 0, cache->type_version, cache->index,
+                                   extra);
+}
+
+int
+pa_add_store_attr_type(PyObject *owner, PyObject *name, uint32_t *instr)
+{
+    pa_cache_store_attr *cache = (pa_cache_store_attr *)(instr + 1);
+    uint32_t *extra[2] = {&cache->version_2, &cache->version_3};
+    return add_instance_value_type(owner, name, instr, 1, cache->type_version, cache->index,
+                                   extra);
 }
 
 void

@@ -811,3 +811,101 @@ def test_borrowed_slot_fails_with_its_own_kind_and_inherited_slot_specializes():
     assert failures == {"member descriptor of a class the object is not an instance of"}
     names = specialize(inherited_slot, 50)
     assert "LOAD_ATTR_SLOT" in names and "STORE_ATTR_SLOT" in names
+
+
+# ---- polymorphic instance values: LOAD_ATTR_/STORE_ATTR_INSTANCE_VALUE hold up to three
+# types that keep the attribute at the same index (subclasses sharing an __init__) ----
+
+class PolyBase:
+    def __init__(self, x):
+        self.x = x
+        self.y = -x
+
+
+class PolyA(PolyBase):
+    pass
+
+
+class PolyB(PolyBase):
+    pass
+
+
+class PolyC(PolyBase):
+    pass
+
+
+class PolyOtherOrder:
+    def __init__(self, x):
+        self.y = -x
+        self.x = x                       # x at another index than in PolyBase instances
+
+
+def poly_three_types(n):
+    objs = [PolyA(1), PolyB(2), PolyC(3)]
+    t = 0
+    for i in range(n):
+        o = objs[i % 3]
+        o.x = o.x + 1                    # LOAD_ATTR and STORE_ATTR see three types
+        t += o.x
+    return t, [o.x for o in objs]
+
+
+def poly_four_types_and_other_index(n):
+    objs = [PolyA(1), PolyB(2), PolyC(3), PolyBase(4), PolyOtherOrder(5)]
+    t = 0
+    for i in range(n):
+        o = objs[i % 5]
+        o.x = o.x + 1
+        t += o.x + o.y
+    return t
+
+
+def poly_class_changes_under_the_site(n):
+    objs = [PolyA(1), PolyB(2), PolyC(3)]
+    t = []
+    for i in range(n):
+        if i == n // 2:
+            # a data descriptor on one of the three types: it takes precedence over the
+            # instance value, and the type's version changes
+            PolyB.x = property(lambda self: 1000, lambda self, v: t.append(("set", v)))
+        o = objs[i % 3]
+        o.x = o.x + 1
+        t.append(o.x)
+    del PolyB.x
+    return t
+
+
+def test_polymorphic_instance_values_hold_three_types():
+    pyadapt.reset_stats()
+    names = specialize(poly_three_types, 90)
+    assert "LOAD_ATTR_INSTANCE_VALUE" in names and "STORE_ATTR_INSTANCE_VALUE" in names
+    pyadapt.reset_stats()
+    assert pyadapt.run(poly_three_types, 300) == poly_three_types(300)
+    s = pyadapt.stats()["specialized"]
+    for form, sites in (("LOAD_ATTR_INSTANCE_VALUE", 2), ("STORE_ATTR_INSTANCE_VALUE", 1)):
+        assert s[form]["hits"] >= 300 * sites and s[form]["misses"] == 0, (form, s[form])
+
+
+def poly_new_class_each_time(n):
+    # a fresh class per iteration: its shared keys do not hold the name before the first
+    # store, so adding its type to the store site must fail (and the store go generic)
+    out = []
+    for i in range(n):
+        class Fresh:
+            def __init__(self, v):
+                self.v = v
+
+        out.append(Fresh(i).v)
+    return out
+
+
+@pytest.mark.parametrize("func", [poly_four_types_and_other_index,
+                                  poly_class_changes_under_the_site,
+                                  poly_new_class_each_time], ids=lambda f: f.__name__)
+def test_polymorphic_instance_values_guards(func):
+    check(func, (120,))
+    pyadapt.configure(specialize=True, warmup=2)
+    pyadapt.reset_stats()
+    assert pyadapt.run(func, 120) == func(120)
+    s = pyadapt.stats()["specialized"]["LOAD_ATTR_INSTANCE_VALUE"]
+    assert s["hits"] > 0 and s["misses"] > 0, s
