@@ -624,8 +624,6 @@ static binaryfunc binary_ops[] = {
     PyNumber_InPlaceRshift, PyNumber_InPlaceSubtract, PyNumber_InPlaceTrueDivide,
     PyNumber_InPlaceXor,
 };
-#define PA_CO_GENERATOR_FLAGS \
-    (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE)
 
 /* Honour the eval breaker: signals and pending calls, a request to drop the GIL, an
  * asynchronous exception (CPython's eval_frame_handle_pending is static). */
@@ -1987,11 +1985,32 @@ dispatch_switch:
     }
 
     TARGET(RETURN_GENERATOR) {
-        /* The hook hands new generator frames to CPython's loop, which owns coroutine
-         * creation (_Py_MakeCoro is not exported); reaching this is a pyadapt bug. */
-        _PyErr_SetString(tstate, PyExc_SystemError,
-                         "pyadapt: RETURN_GENERATOR reached its own loop");
-        goto error;
+        /* The frame's prologue (COPY_FREE_VARS, MAKE_CELL) has run; the generator takes the
+         * frame over, resuming after this instruction (prev_instr, synced above). */
+        _PyFrame_SetStackPointer(frame, stack_pointer);
+        PyObject *gen = pa_make_generator(tstate, frame);
+        if (gen == NULL) {
+            goto error;
+        }
+        _Py_LeaveRecursiveCallTstate(tstate);
+        if (!frame->is_entry) {
+            /* called inline: the frame goes, the caller gets the generator as the call's
+             * result */
+            _PyInterpreterFrame *done = frame;
+            frame = cframe.current_frame = done->previous;
+            pa_pop_frame(tstate, done);
+            retval = gen;
+            goto return_to_caller;
+        }
+        /* called from C, which clears and pops the frame: leave it empty and valid */
+        frame->stacktop = 0;
+        frame->f_locals = NULL;
+        Py_INCREF(frame->f_func);
+        Py_INCREF(frame->f_code);
+        tstate->cframe = cframe.previous;
+        tstate->cframe->use_tracing = cframe.use_tracing;
+        pa_stats.instructions += ninstr;
+        return gen;
     }
 
     TARGET(LIST_TO_TUPLE) {
@@ -3018,8 +3037,7 @@ dispatch_switch:
             PyFunctionObject *func = (PyFunctionObject *)function;
             PyCodeObject *code = (PyCodeObject *)func->func_code;
             pa_unit *callee;
-            if (!(code->co_flags & PA_CO_GENERATOR_FLAGS)
-                    && (callee = pa_get_or_compile(code)) != NULL
+            if ((callee = pa_get_or_compile(code)) != NULL
                     && callee->reject_reason == 0) {
                 size_t size = code->co_nlocalsplus + code->co_stacksize + FRAME_SPECIALS_SIZE;
                 _PyInterpreterFrame *new_frame = pa_push_frame(tstate, size);

@@ -149,3 +149,87 @@ pa_clear_frame_with_object(PyThreadState *tstate, _PyInterpreterFrame *frame)
     Py_DECREF(f);
     pa_clear_frame(tstate, frame);      /* frame_obj is NULL now: the plain path */
 }
+
+/* ---- generator creation (CPython 3.11's _Py_MakeCoro and RETURN_GENERATOR; neither is
+ * exported, so pyadapt makes the object itself, field by field as genobject.c does) ---- */
+
+/* cr_origin: (filename, line, function) of the `depth` innermost complete frames from
+ * `frame` outwards, as sys.set_coroutine_origin_tracking_depth asks. */
+static PyObject *
+coroutine_origin(int depth, _PyInterpreterFrame *frame)
+{
+    int count = 0;
+    for (_PyInterpreterFrame *f = frame; f != NULL && count < depth; f = f->previous) {
+        count++;
+    }
+    PyObject *origin = PyTuple_New(count);
+    if (origin == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < count; i++, frame = frame->previous) {
+        PyCodeObject *code = frame->f_code;
+        int line = PyCode_Addr2Line(code, _PyInterpreterFrame_LASTI(frame) * sizeof(_Py_CODEUNIT));
+        PyObject *info = Py_BuildValue("OiO", code->co_filename, line, code->co_name);
+        if (info == NULL) {
+            Py_DECREF(origin);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(origin, i, info);
+    }
+    return origin;
+}
+
+static _PyInterpreterFrame *
+first_complete(_PyInterpreterFrame *frame)
+{
+    while (frame != NULL && _PyFrame_IsIncomplete(frame)) {
+        frame = frame->previous;
+    }
+    return frame;
+}
+
+PyObject *
+pa_make_generator(PyThreadState *tstate, _PyInterpreterFrame *frame)
+{
+    PyCodeObject *code = frame->f_code;
+    PyFunctionObject *func = frame->f_func;
+    int kind = code->co_flags & (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR);
+    PyTypeObject *type = kind == CO_COROUTINE ? &PyCoro_Type
+                         : kind == CO_ASYNC_GENERATOR ? &PyAsyncGen_Type : &PyGen_Type;
+    PyObject *origin = NULL;
+    if (kind == CO_COROUTINE && tstate->coroutine_origin_tracking_depth > 0) {
+        origin = coroutine_origin(tstate->coroutine_origin_tracking_depth,
+                                  first_complete(frame->previous));
+        if (origin == NULL) {
+            return NULL;
+        }
+    }
+    PyGenObject *gen = PyObject_GC_NewVar(PyGenObject, type,
+                                          code->co_nlocalsplus + code->co_stacksize);
+    if (gen == NULL) {
+        Py_XDECREF(origin);
+        return NULL;
+    }
+    gen->gi_code = (PyCodeObject *)Py_NewRef(code);
+    gen->gi_weakreflist = NULL;
+    gen->gi_name = Py_NewRef(func->func_name);
+    gen->gi_qualname = Py_NewRef(func->func_qualname);
+    gen->gi_exc_state.exc_value = NULL;
+    gen->gi_exc_state.previous_item = NULL;
+    gen->gi_origin_or_finalizer = origin;
+    gen->gi_hooks_inited = 0;
+    gen->gi_closed = 0;
+    gen->gi_running_async = 0;
+    /* The frame's data moves into the generator: its references go with it. */
+    _PyInterpreterFrame *gen_frame = (_PyInterpreterFrame *)gen->gi_iframe;
+    memcpy(gen_frame, frame, (char *)&frame->localsplus[frame->stacktop] - (char *)frame);
+    gen_frame->previous = NULL;
+    gen_frame->owner = FRAME_OWNED_BY_GENERATOR;
+    if (gen_frame->frame_obj != NULL) {
+        gen_frame->frame_obj->f_frame = gen_frame;
+    }
+    frame->frame_obj = NULL;
+    gen->gi_frame_state = FRAME_CREATED;
+    _PyObject_GC_TRACK(gen);
+    return (PyObject *)gen;
+}

@@ -44,6 +44,18 @@ pa_clear_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
     Py_DECREF(frame->f_code);
 }
 
+/* Pop the thread's newest frame (its references already released or moved). */
+static inline void
+pa_pop_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
+{
+    if (__builtin_expect((PyObject **)frame != &tstate->datastack_chunk->data[0], 1)) {
+        tstate->datastack_top = (PyObject **)frame;
+    }
+    else {
+        pa_pop_frame_slow(tstate, frame);
+    }
+}
+
 /* Clear an owned-by-thread frame that is no longer current, and pop it. */
 static inline void
 pa_clear_and_pop_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
@@ -52,12 +64,12 @@ pa_clear_and_pop_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
     tstate->recursion_remaining--;      /* as CPython: a __del__ run here has one level less */
     pa_clear_frame(tstate, frame);
     tstate->recursion_remaining++;
-    if (__builtin_expect((PyObject **)frame != &tstate->datastack_chunk->data[0], 1)) {
-        tstate->datastack_top = (PyObject **)frame;
-    }
-    else {
-        pa_pop_frame_slow(tstate, frame);
-    }
+    pa_pop_frame(tstate, frame);
 }
+
+/* RETURN_GENERATOR: a new generator, coroutine or async generator that takes over `frame`'s
+ * data (which has run up to its RETURN_GENERATOR; the frame keeps no references), in
+ * FRAME_CREATED state; NULL with an exception set. */
+PyObject *pa_make_generator(PyThreadState *tstate, _PyInterpreterFrame *frame);
 
 #endif

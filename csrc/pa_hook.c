@@ -142,13 +142,6 @@ pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
         pa_count_fallback(PA_FB_TRACING);
         return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
     }
-    if ((co->co_flags & (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR))
-            && frame->owner != FRAME_OWNED_BY_GENERATOR) {
-        /* A call of a generator function only creates the generator; CPython's loop does
-         * that (_Py_MakeCoro is not exported).  The body runs here when resumed. */
-        pa_count_fallback(PA_FB_GENERATOR_CREATION);
-        return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
-    }
     if (u == NULL) {
         u = pa_get_or_compile(co);
     }

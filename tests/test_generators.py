@@ -401,6 +401,89 @@ def case_send_many_accumulator():
         return avgs[-3:], e.value
 
 
+def case_generator_objects_as_created():
+    # pyadapt makes generator, coroutine and async generator objects itself (RETURN_GENERATOR):
+    # everything a program can read of a new one must be native
+    import inspect
+
+    def gen(a, b=2):
+        c = a + b
+
+        def inner():
+            return c
+        yield inner()
+
+    async def coro(x):
+        return x
+
+    async def agen():
+        yield 1
+
+    out = []
+    for make in (lambda: gen(1), lambda: coro(3), agen):
+        o = make()
+        f = getattr(o, "gi_frame", None) or getattr(o, "cr_frame", None) or o.ag_frame
+        out.append((type(o).__name__, o.__name__, o.__qualname__, f.f_lasti, f.f_lineno,
+                    sorted(f.f_locals), inspect.getgeneratorstate(o) if inspect.isgenerator(o)
+                    else inspect.getcoroutinestate(o) if inspect.iscoroutine(o) else None))
+        if inspect.iscoroutine(o):
+            out.append(attempt(lambda: o.send(None)))
+        elif inspect.isgenerator(o):
+            out.append(next(o))
+        o.close() if not inspect.isasyncgen(o) else None
+    return out
+
+
+def case_coroutine_origin_tracking():
+    import sys
+
+    async def coro():
+        return 1
+
+    def make():
+        return coro()
+
+    old = sys.get_coroutine_origin_tracking_depth()
+    sys.set_coroutine_origin_tracking_depth(2)
+    try:
+        c = make()
+        origin = [(line - make.__code__.co_firstlineno if name == "make" else 0, name)
+                  for _file, line, name in c.cr_origin]
+        c.close()
+    finally:
+        sys.set_coroutine_origin_tracking_depth(old)
+    return origin
+
+
+def case_generator_creation_fails_cleanly():
+    # a generator function whose prologue fails (an unbound free variable is fine; use a
+    # default that raises at call time instead): the error comes from the call
+    def gen(x):
+        yield x
+
+    return attempt(lambda: gen()), attempt(lambda: gen(1, 2)), list(gen(5))
+
+
+def test_generator_creation_runs_in_pyadapt():
+    # creation used to be handed to CPython's loop (the "generator_creation" fallback)
+    import pyadapt
+
+    def gen(n):
+        yield from range(n)
+
+    def make(k):
+        return [sum(gen(3)) for _ in range(k)]
+
+    pyadapt.configure(specialize=True, warmup=2)
+    pyadapt.run(make, 1)
+    before = pyadapt.unit_info(gen.__code__)["entries"]
+    fallbacks = dict(pyadapt.stats()["fallbacks"])
+    assert pyadapt.run(make, 50) == make(50)
+    # each generator: its creation and four resumptions (three values, then the end)
+    assert pyadapt.unit_info(gen.__code__)["entries"] - before == 50 * 5
+    assert pyadapt.stats()["fallbacks"] == fallbacks
+
+
 @pytest.mark.parametrize("case,args,kwargs", collect(globals()))
 def test_case(case, args, kwargs):
     run_case(case, args, kwargs)
