@@ -48,7 +48,6 @@ pa_config_t pa_config = {1, 2, 52, 12};
     X(CALLABLE, "callable kind not specialized") \
     X(KWNAMES, "call with keyword arguments") \
     X(ARGS_SHAPE, "arguments do not match the parameters simply") \
-    X(GENERATOR_FUNC, "generator or coroutine function") \
     X(UNCOMPILABLE, "callee could not be compiled") \
     X(CUSTOM_NEW, "class with custom __new__ or metaclass") \
     X(ITERATOR, "iterator type not specialized") \
@@ -833,11 +832,8 @@ pa_specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwn
             kind = PA_FAIL_KWNAMES;
             goto fail;
         }
-        if (co->co_flags & (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR
-                            | CO_ITERABLE_COROUTINE)) {
-            kind = PA_FAIL_GENERATOR_FUNC;
-            goto fail;
-        }
+        /* generator and coroutine functions too: their frame's RETURN_GENERATOR makes the
+         * object (csrc/pa_frame311.c) and returns it to this call */
         if ((co->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) || co->co_kwonlyargcount) {
             kind = PA_FAIL_ARGS_SHAPE;
             goto fail;
