@@ -20,13 +20,16 @@ the specialized instruction.
 """
 
 import dis
+import os
+import runpy
 import sys
-from collections import Counter
 
 import pytest
 
 import pyadapt
-from harness import assert_subprocess_ok, check, run_python
+from harness import TESTS_DIR, assert_subprocess_ok, check, run_python
+
+REGRESSIONS = os.path.join(TESTS_DIR, "regressions")
 
 
 def hits(form):
@@ -226,47 +229,6 @@ def lasti_places(code, lasti):
     return dis.opname[op], "last cache" if lasti == ends else f"cache {lasti - start}"
 
 
-def case_caller_f_lasti():
-    class P:
-        @property
-        def p(self):
-            return sys._getframe(1).f_lasti
-
-    class K:
-        def __init__(self):
-            self.lasti = sys._getframe(1).f_lasti
-
-    class GA:
-        def __getattribute__(self, name):
-            return sys._getframe(1).f_lasti
-
-    def plain():
-        return sys._getframe(1).f_lasti
-
-    def defaults(a=1):
-        return sys._getframe(1).f_lasti
-
-    def gen():
-        while True:
-            yield sys._getframe(1).f_lasti
-
-    def run():
-        o, ga, g = P(), GA(), gen()
-        code = sys._getframe().f_code
-        seen = {}
-        for _ in range(30):
-            for name, lasti in (("property", o.p), ("__init__", K().lasti),
-                                ("__getattribute__", ga.anything), ("call", plain()),
-                                ("call with defaults", defaults())):
-                seen.setdefault(name, set()).add(lasti_places(code, lasti))
-            for lasti in g:     # FOR_ITER_GEN (next(g) would be a C call: PRECALL natively)
-                seen.setdefault("generator", set()).add(lasti_places(code, lasti))
-                break
-        return {k: sorted(v) for k, v in seen.items()}
-
-    return run()
-
-
 def case_caller_f_lasti_getitem():
     # inlined natively only once CPython specialized it: the instruction, then its last cache
     class S:
@@ -278,77 +240,23 @@ def case_caller_f_lasti_getitem():
     return places <= {("BINARY_SUBSCR", "instruction"), ("BINARY_SUBSCR", "last cache")}
 
 
-def case_caller_tb_lasti():
-    class P:
-        @property
-        def p(self):
-            raise KeyError("p")
-
-    class K:
-        def __init__(self):
-            raise KeyError("init")
-
-    class R:
-        def __init__(self):
-            return 1
-
-    class GA:
-        def __getattribute__(self, name):
-            raise KeyError(name)
-
-    def f():
-        raise KeyError("f")
-
-    def fd(a=1):
-        raise KeyError("fd")
-
-    def g():
-        yield 1
-        raise KeyError("g")
-
-    def run():
-        o, ga = P(), GA()
-        code = sys._getframe().f_code
-        thunks = {"property": lambda: o.p, "init": K, "init returns 1": R,
-                  "getattribute": lambda: ga.x, "call": f, "call with defaults": fd}
-        seen = {}
-        for _ in range(30):
-            for name in list(thunks) + ["generator"]:
-                try:
-                    if name == "property":
-                        o.p
-                    elif name == "init":
-                        K()
-                    elif name == "init returns 1":
-                        R()
-                    elif name == "getattribute":
-                        ga.x
-                    elif name == "call":
-                        f()
-                    elif name == "call with defaults":
-                        fd()
-                    else:
-                        for _x in g():
-                            pass
-                except (KeyError, TypeError) as e:
-                    tb = e.__traceback__
-                    seen.setdefault(name, set()).add(
-                        (type(e).__name__, str(e), tb.tb_lineno - code.co_firstlineno)
-                        + lasti_places(code, tb.tb_lasti))
-        return {k: sorted(v) for k, v in seen.items()}
-
-    return run()
+def regression_program(name):
+    """The definitions of a program in tests/regressions/ (its prints are under __main__)."""
+    return runpy.run_path(os.path.join(REGRESSIONS, name), run_name="regression_" + name[:-3])
 
 
 def test_caller_f_lasti_as_natively():
-    result = check_with_form(case_caller_f_lasti, [
+    # the program's observe(): caller f_lasti seen from a property getter, __init__,
+    # __getattribute__, calls and a generator resumed by for, each 200 times
+    observe = regression_program("lasti_inline_frames.py")["observe"]
+    lines = check_with_form(observe, [
         "LOAD_ATTR_PROPERTY", "CALL_PY_CLASS", "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN",
-        "CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS", "FOR_ITER_GEN"])
-    assert result["property"] == [("LOAD_ATTR", "instruction")]
-    assert result["__init__"] == [("CALL", "instruction")]
-    assert result["__getattribute__"] == [("LOAD_ATTR", "instruction")]
-    assert result["call"] == [("CALL", "last cache")]
-    assert result["generator"] == [("FOR_ITER", "instruction")]
+        "CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS", "FOR_ITER_GEN", "BINARY_SUBSCR_GETITEM"])
+    shown = {line.split(" [")[0]: line for line in lines}
+    assert "'LOAD_ATTR')]" in shown["property"] and "'CACHE'" not in shown["property"]
+    assert "'CALL')]" in shown["__init__"] and "'CACHE'" not in shown["__init__"]
+    assert "'CACHE')]" in shown["call"]
+    assert lines[-1].endswith("True")
 
 
 def test_caller_f_lasti_getitem():
@@ -356,74 +264,27 @@ def test_caller_f_lasti_getitem():
 
 
 def test_caller_tb_lasti_as_natively():
-    result = check_with_form(case_caller_tb_lasti, [
+    observe = regression_program("lasti_tracebacks_inline_frames.py")["observe"]
+    result = check_with_form(observe, [
         "LOAD_ATTR_PROPERTY", "CALL_PY_CLASS", "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN",
         "CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS", "FOR_ITER_GEN"])
-    assert [p[3:] for p in result["init"]] == [("CALL", "instruction")]
-    assert [p[:2] for p in result["init returns 1"]] == [
-        ("TypeError", "__init__() should return None, not 'int'")]
-    assert [p[3:] for p in result["generator"]] == [("FOR_ITER", "instruction")]
+    assert [p[0] for p in result["init returns 1"]] == ["TypeError"]
+    assert [p[-1] for p in result["init"]] == ["CALL"]
+    assert [p[-1] for p in result["property"]] == ["LOAD_ATTR"]
+    assert [p[-1] for p in result["generator"]] == ["FOR_ITER"]
+    assert [p[-1] for p in result["call"]] == ["CACHE"]
 
 
 # --- another PEP 523 hook -------------------------------------------------------------------------
 
 PEP523_PRELUDE = """
+import os, runpy
 import _testinternalcapi
-from collections import Counter
 import pyadapt
 
-class Init:
-    def __init__(self, v):
-        self.v = v
-
-class Prop:
-    @property
-    def p(self):
-        return 1
-
-class GetAttribute:
-    def __getattribute__(self, name):
-        return 2
-
-class GetItem:
-    def __getitem__(self, i):
-        return i
-
-def plain(x):
-    return x
-
-def defaults(x, y=1):
-    return x + y
-
-def gen(n):
-    for i in range(n):
-        yield i
-
-def delegate(n):
-    yield from gen(n)
-
-def work():
-    o, g, s = Prop(), GetAttribute(), GetItem()
-    t = Init(1).v + o.p + g.anything + s[4] + plain(5) + defaults(6)
-    for x in gen(2):
-        t += x
-    for x in delegate(2):
-        t += x
-    return t
-
-def rounds(n, hooked_from, hooked_to):
-    calls = []
-    total = 0
-    try:
-        for i in range(n):
-            if i == hooked_from:
-                _testinternalcapi.set_eval_frame_record(calls)
-            if i == hooked_to:
-                _testinternalcapi.set_eval_frame_default()
-            total += work()
-    finally:
-        _testinternalcapi.set_eval_frame_default()
-    return total, sorted(Counter(calls).items())
+program = runpy.run_path(os.path.join("regressions", "pep523_hook_every_inline_form.py"),
+                         run_name="pep523_forms")
+rounds, work, plain = program["run"], program["work"], program["plain"]
 
 def inline_forms():
     return {f: pyadapt.stats()["specialized"][f]["hits"] for f in (

@@ -57,7 +57,7 @@ def gen():
 def subscript(s):
     return s[0]
 
-def main():
+def observe():
     o, s, ga = P(), S(), GA()
     code = sys._getframe().f_code
     seen = {k: set() for k in ("property", "__init__", "__getattribute__", "call",
@@ -74,9 +74,10 @@ def main():
             seen["generator"].add(x)
             break
         getitem.add(subscript(s))
-    for k, v in seen.items():
-        print(k, sorted((x, opname_at(code, x)) for x in v))
-    print("__getitem__ at BINARY_SUBSCR or its last cache entry:",
-          getitem <= set(subscr_places(subscript.__code__)))
+    lines = [f"{k} {sorted((x, opname_at(code, x)) for x in v)}" for k, v in seen.items()]
+    ok = getitem <= set(subscr_places(subscript.__code__))
+    lines.append(f"__getitem__ at BINARY_SUBSCR or its last cache entry: {ok}")
+    return lines
 
-main()
+if __name__ == "__main__":      # tests/test_inline_frames.py runs observe() differentially
+    print("\n".join(observe()))

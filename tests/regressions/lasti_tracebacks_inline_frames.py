@@ -44,7 +44,7 @@ def g():
     yield 1
     raise KeyError("g")
 
-def main():
+def observe():
     o, ga = P(), GA()
     code = sys._getframe().f_code
     seen = {}
@@ -70,7 +70,8 @@ def main():
                 tb = e.__traceback__
                 seen.setdefault(name, set()).add(
                     (type(e).__name__, tb.tb_lineno - code.co_firstlineno) + where(code, tb.tb_lasti))
-    for k, v in seen.items():
-        print(k, sorted(v))
+    return {k: sorted(v) for k, v in seen.items()}
 
-main()
+if __name__ == "__main__":      # tests/test_inline_frames.py runs observe() differentially
+    for k, v in observe().items():
+        print(k, v)

@@ -75,6 +75,7 @@ def run(rounds, hooked_from, hooked_to):
         _testinternalcapi.set_eval_frame_default()
     return total, sorted(Counter(calls).items())
 
-print(run(60, 20, 40))
-print(run(30, 0, 30))
-print(run(30, 10, 30))
+if __name__ == "__main__":      # tests/test_inline_frames.py imports run() and work()
+    print(run(60, 20, 40))
+    print(run(30, 0, 30))
+    print(run(30, 10, 30))
