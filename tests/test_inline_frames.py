@@ -20,16 +20,12 @@ the specialized instruction.
 """
 
 import dis
-import os
-import runpy
 import sys
 
 import pytest
 
 import pyadapt
-from harness import TESTS_DIR, assert_subprocess_ok, check, run_python
-
-REGRESSIONS = os.path.join(TESTS_DIR, "regressions")
+from harness import assert_subprocess_ok, check, run_python
 
 
 def hits(form):
@@ -240,16 +236,40 @@ def case_caller_f_lasti_getitem():
     return places <= {("BINARY_SUBSCR", "instruction"), ("BINARY_SUBSCR", "last cache")}
 
 
-def regression_program(name):
-    """The definitions of a program in tests/regressions/ (its prints are under __main__)."""
-    return runpy.run_path(os.path.join(REGRESSIONS, name), run_name="regression_" + name[:-3])
+def test_caller_f_lasti_getitem():
+    assert check_with_form(case_caller_f_lasti_getitem, ["BINARY_SUBSCR_GETITEM"]) is True
+
+
+# In a fresh process: natively, CPython 3.11 inlines Python calls only while no PEP 523 hook
+# is set, and a @jit function made by an earlier test keeps pyadapt's hook installed for
+# the life of the process, which would change the native run's f_lasti.
+LASTI_CHILD = """
+import os, runpy, sys
+import harness, pyadapt
+
+def hits(form):
+    return pyadapt.stats()["specialized"][form]["hits"]
+
+forms = {forms!r}
+observe = runpy.run_path(os.path.join("regressions", {program!r}), run_name="observed")["observe"]
+before = {{f: hits(f) for f in forms}}
+result = harness.check(observe)
+assert all(hits(f) > before[f] for f in forms), (before, {{f: hits(f) for f in forms}})
+print(repr(result))
+"""
+
+
+def observed_in_child(program, forms):
+    """check() the program's observe() in a fresh process, proving ``forms`` ran; its result."""
+    proc = run_python(LASTI_CHILD.format(program=program, forms=forms))
+    assert_subprocess_ok(proc)
+    return eval(proc.stdout)      # noqa: S307 - the repr of lists, dicts, tuples and str
 
 
 def test_caller_f_lasti_as_natively():
-    # the program's observe(): caller f_lasti seen from a property getter, __init__,
-    # __getattribute__, calls and a generator resumed by for, each 200 times
-    observe = regression_program("lasti_inline_frames.py")["observe"]
-    lines = check_with_form(observe, [
+    # observe(): caller f_lasti seen from a property getter, __init__, __getattribute__,
+    # calls and a generator resumed by for, each 200 times
+    lines = observed_in_child("lasti_inline_frames.py", [
         "LOAD_ATTR_PROPERTY", "CALL_PY_CLASS", "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN",
         "CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS", "FOR_ITER_GEN", "BINARY_SUBSCR_GETITEM"])
     shown = {line.split(" [")[0]: line for line in lines}
@@ -259,13 +279,8 @@ def test_caller_f_lasti_as_natively():
     assert lines[-1].endswith("True")
 
 
-def test_caller_f_lasti_getitem():
-    assert check_with_form(case_caller_f_lasti_getitem, ["BINARY_SUBSCR_GETITEM"]) is True
-
-
 def test_caller_tb_lasti_as_natively():
-    observe = regression_program("lasti_tracebacks_inline_frames.py")["observe"]
-    result = check_with_form(observe, [
+    result = observed_in_child("lasti_tracebacks_inline_frames.py", [
         "LOAD_ATTR_PROPERTY", "CALL_PY_CLASS", "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN",
         "CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS", "FOR_ITER_GEN"])
     assert [p[0] for p in result["init returns 1"]] == ["TypeError"]
