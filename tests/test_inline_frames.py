@@ -101,12 +101,13 @@ def case_recursion_through_init_with_defaults_and_raise():
             Node(n + 1)
 
     out = []
+    room = headroom()
     for _ in range(3):
         try:
             Node(0)
         except ValueError as e:
             out.append(e.args)
-    out.append(headroom() - headroom())     # no level leaked
+    out.append(headroom() - room)     # 0: every level taken was given back
     out.extend(recursion_outcomes(runaway(lambda: Node(0, 10**6), state)))
     return out
 
@@ -370,3 +371,42 @@ print(calls, pyadapt._core.hook_installed())
         proc,
         "3 False ['plain_twice', 'plain', 'plain']\n"
         "['plain', 'plain_twice', 'plain', 'plain'] False\n")
+
+
+def case_recursion_error_caught_inside_init_and_recovered():
+    # the overflow is caught in __init__ at the bottom, the chain unwinds normally, and the
+    # limit is whole again afterwards (the levels of type.__call__ are given back)
+    state = {}
+
+    class Node:
+        def __init__(self, n):
+            state["depth"] = n
+            try:
+                self.child = Node(n + 1)
+            except RecursionError as e:
+                # str(e) here would be a C call near the limit: the error alone is kept
+                state["caught"] = (n, e)
+                self.child = None
+
+    def run():
+        room = headroom()
+        limit = sys.getrecursionlimit()
+        out = []
+        for extra in (100, 101):
+            sys.setrecursionlimit(limit - room + extra)
+            try:
+                Node(0)
+            finally:
+                sys.setrecursionlimit(limit)
+            n, e = state["caught"]
+            out.append((n, str(e)))
+        out.append(headroom() - room)
+        return out
+
+    return run()
+
+
+def test_recursion_error_caught_inside_init():
+    result = check_with_form(case_recursion_error_caught_inside_init_and_recovered,
+                             ["CALL_PY_CLASS"])
+    assert result[-1] == 0
