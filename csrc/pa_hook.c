@@ -107,10 +107,13 @@ maybe_uninstall_hook(void)
 int
 pa_foreign_eval_frame(PyInterpreterState *interp, int count)
 {
-    if (pa_hook_installed
-            && _PyInterpreterState_GetEvalFrameFunc(interp) == _PyEval_EvalFrameDefault) {
-        /* the other hook has gone back to the default: pyadapt's own takes the slot again */
-        set_hook_if_default(interp);
+    if (_PyInterpreterState_GetEvalFrameFunc(interp) == _PyEval_EvalFrameDefault) {
+        /* No other hook to serve.  The one that was there has gone back to the default:
+         * pyadapt's own takes the slot again if still wanted (else pyadapt was disabled
+         * while this frame ran, and the loop goes on as before). */
+        if (pa_hook_installed) {
+            set_hook_if_default(interp);
+        }
         return 0;
     }
     if (count) {

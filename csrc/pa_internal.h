@@ -170,7 +170,7 @@ void pa_count_fallback(int reason);
 PyObject *pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag);
 /* The loop found another eval-frame function than pa_eval_frame in the interpreter's slot:
  * 1 if calls must go through it (counted as a fallback when `count`), 0 if the slot held
- * the default and pyadapt's hook, still wanted, took it back. */
+ * the default (pyadapt's hook, if still wanted, takes it back). */
 int pa_foreign_eval_frame(PyInterpreterState *interp, int count);
 
 /* Python-level helpers for rare opcodes (pyadapt._runtime), set at init. */

@@ -410,3 +410,24 @@ def test_recursion_error_caught_inside_init():
     result = check_with_form(case_recursion_error_caught_inside_init_and_recovered,
                              ["CALL_PY_CLASS"])
     assert result[-1] == 0
+
+
+def test_disable_inside_a_running_frame_is_not_a_foreign_hook():
+    # disable() from a frame pyadapt runs empties the slot: no other hook to serve, so
+    # no fallback is counted and the frame's own calls still run in pyadapt's loop
+    proc = run_python("""
+import pyadapt
+
+def g(x):
+    return x + 1
+
+def f():
+    pyadapt.disable()
+    before = pyadapt.stats()["inlined_calls"]
+    total = sum(g(i) for i in range(3)) + g(1) + g(2)
+    return total, pyadapt.stats()["inlined_calls"] > before, pyadapt._core.hook_installed()
+
+pyadapt.enable()
+print(f(), pyadapt.stats()["fallbacks"]["foreign_eval_frame"])
+""")
+    assert_subprocess_ok(proc, "(11, True, False) 0\n")
