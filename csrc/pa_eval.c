@@ -1236,8 +1236,25 @@ const int pa_pair_stats_enabled = 0;
     PyObject **args = base + 2 - is_meth; \
     int total_args = oparg + is_meth
 
+/* Whether a Python-to-Python call must go through C rather than an inline frame:
+ * tracing is on (CPython's loop emits the events), or the interpreter's eval-frame
+ * function is not pyadapt's own.  Another PEP 523 hook (a debugger's frame evaluator, a
+ * JIT) installed while pyadapt runs must see every frame, and it does when the call goes
+ * through _PyEval_EvalFrame as it would natively (see pa_foreign_eval_frame).  The test
+ * of the slot is one load and compare on the hot path. */
+#define INLINE_REFUSED() \
+    (cframe.use_tracing \
+     || (interp->eval_frame != pa_eval_frame && pa_foreign_eval_frame(interp, 1)))
+/* The same, for a specialized CALL form whose miss runs the generic CALL (which counts
+ * the fallback). */
+#define INLINE_REFUSED_UNCOUNTED() \
+    (cframe.use_tracing \
+     || (interp->eval_frame != pa_eval_frame && pa_foreign_eval_frame(interp, 0)))
+
 /* Continue in `new_frame` (already holding its arguments); the caller shows f_lasti at
- * CPython's last cache entry of the current instruction and resumes after it. */
+ * the CPython offset of the current instruction plus `last_cache` (natively an inlined
+ * call shows the last cache entry; a call CPython 3.11 makes in C shows the instruction
+ * itself, 0) and resumes after it (see return_to_caller). */
 #define ENTER_INLINE_FRAME(new_frame, last_cache) \
     do { \
         _PyFrame_SetStackPointer(frame, stack_pointer); \
@@ -1327,6 +1344,7 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
     PyObject **stack_pointer;
     PyObject *retval;
     int traced_unwind = 0;       /* the exception being unwound was reported to a tracer */
+    PyInterpreterState *const interp = tstate->interp;
 #ifdef PA_PAIR_STATS
     int pair_prev = -1;
     uint32_t *pair_prev_end = NULL;
@@ -3033,7 +3051,7 @@ dispatch_switch:
         int positional_args = total_args - nkw;
         SKIP_CACHE(pa_cache_call);
 
-        if (Py_TYPE(function) == &PyFunction_Type && !cframe.use_tracing) {
+        if (Py_TYPE(function) == &PyFunction_Type && !INLINE_REFUSED()) {
             PyFunctionObject *func = (PyFunctionObject *)function;
             PyCodeObject *code = (PyCodeObject *)func->func_code;
             pa_unit *callee;
@@ -3289,7 +3307,7 @@ dispatch_switch:
     TARGET(LOAD_ATTR_PROPERTY) {
         pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
         PyObject *owner = TOP();
-        DEOPT_IF(cframe.use_tracing);
+        DEOPT_IF(INLINE_REFUSED());
         DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
         PyFunctionObject *fget = (PyFunctionObject *)PA_CACHED_PTR(cache);
         DEOPT_IF(fget->func_version != cache->index);
@@ -3301,13 +3319,13 @@ dispatch_switch:
             goto error;
         }
         SKIP_CACHE(pa_cache_load_attr);
-        ENTER_INLINE_FRAME(new_frame, PA_CPY_LOAD_ATTR_LAST_CACHE);
+        ENTER_INLINE_FRAME(new_frame, 0);     /* 3.11 calls a getter in C */
     }
 
     TARGET(LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN) {
         pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
         PyObject *owner = TOP();
-        DEOPT_IF(cframe.use_tracing);
+        DEOPT_IF(INLINE_REFUSED());
         DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
         PyFunctionObject *getattribute = (PyFunctionObject *)PA_CACHED_PTR(cache);
         DEOPT_IF(getattribute->func_version != cache->index);
@@ -3320,7 +3338,7 @@ dispatch_switch:
             goto error;
         }
         SKIP_CACHE(pa_cache_load_attr);
-        ENTER_INLINE_FRAME(new_frame, PA_CPY_LOAD_ATTR_LAST_CACHE);
+        ENTER_INLINE_FRAME(new_frame, 0);     /* 3.11 calls a getter in C */
     }
 
     /* ================= LOAD_METHOD ================= */
@@ -3802,7 +3820,7 @@ dispatch_switch:
         pa_cache_binary_subscr *cache = (pa_cache_binary_subscr *)next_instr;
         PyObject *container = SECOND();
         PyTypeObject *tp = Py_TYPE(container);
-        DEOPT_IF(cframe.use_tracing);
+        DEOPT_IF(INLINE_REFUSED());
         DEOPT_IF(tp->tp_version_tag != cache->type_version);
         PyFunctionObject *getitem = (PyFunctionObject *)((PyHeapTypeObject *)tp)->_spec_cache.getitem;
         DEOPT_IF(getitem == NULL || !PyFunction_Check(getitem)
@@ -3932,7 +3950,7 @@ dispatch_switch:
     TARGET(CALL_PY_EXACT_ARGS) {
         pa_cache_call *cache = (pa_cache_call *)next_instr;
         CALL_PROLOGUE();
-        DEOPT_IF(kwnames != NULL || cframe.use_tracing);
+        DEOPT_IF(kwnames != NULL || INLINE_REFUSED_UNCOUNTED());
         DEOPT_IF(Py_TYPE(function) != &PyFunction_Type);
         PyFunctionObject *func = (PyFunctionObject *)function;
         DEOPT_IF(func->func_version != cache->func_version);
@@ -3951,7 +3969,7 @@ dispatch_switch:
     TARGET(CALL_PY_WITH_DEFAULTS) {
         pa_cache_call *cache = (pa_cache_call *)next_instr;
         CALL_PROLOGUE();
-        DEOPT_IF(kwnames != NULL || cframe.use_tracing);
+        DEOPT_IF(kwnames != NULL || INLINE_REFUSED_UNCOUNTED());
         DEOPT_IF(Py_TYPE(function) != &PyFunction_Type);
         PyFunctionObject *func = (PyFunctionObject *)function;
         DEOPT_IF(func->func_version != cache->func_version);
@@ -3973,13 +3991,17 @@ dispatch_switch:
 
     TARGET(CALL_PY_CLASS) {
         /* cls(args) for a Python class with object.__new__ and a Python __init__: the
-         * object is made here and __init__ runs in an inline frame.  The caller keeps the
-         * new object on its stack and shows f_lasti one unit before the CALL's last cache
-         * entry, which is how the return path knows to check __init__'s result and push
-         * the object instead (see return_to_caller). */
+         * object is made here and __init__ runs in an inline frame.  Natively this call
+         * goes through C (type.__call__), and the inline form keeps what that shows: the
+         * call costs one level of the recursion limit besides __init__'s frame (with the
+         * message of a C call), held until __init__'s frame ends, and the caller shows
+         * f_lasti at the CALL itself.  The caller keeps the new object on its stack; a
+         * frame suspended at the start of a CALL is how the return path knows to check
+         * __init__'s result and push the object (see return_to_caller). */
         pa_cache_call *cache = (pa_cache_call *)next_instr;
         CALL_PROLOGUE();
-        DEOPT_IF(is_meth || kwnames != NULL || cframe.use_tracing || !PyType_Check(function));
+        DEOPT_IF(is_meth || kwnames != NULL || !PyType_Check(function));
+        DEOPT_IF(INLINE_REFUSED());
         PyTypeObject *tp = (PyTypeObject *)function;
         DEOPT_IF(tp->tp_version_tag != cache->func_version);
         PyFunctionObject *init = (PyFunctionObject *)(uintptr_t)
@@ -3987,10 +4009,14 @@ dispatch_switch:
         DEOPT_IF(init->func_version != cache->min_args);
         DEOPT_IF(((PyCodeObject *)init->func_code)->co_argcount != total_args + 1);
         STAT_HIT();
+        if (_Py_EnterRecursiveCallTstate(tstate, " while calling a Python object")) {
+            CALL_EPILOGUE(NULL);
+        }
         PyObject *empty = PyTuple_New(0);
         PyObject *self = empty == NULL ? NULL : tp->tp_new(tp, empty, NULL);
         Py_XDECREF(empty);
         if (self == NULL) {
+            _Py_LeaveRecursiveCallTstate(tstate);
             CALL_EPILOGUE(self);
         }
         /* stack: NULL, cls, args...  ->  self | frame args: self, args... */
@@ -4002,10 +4028,11 @@ dispatch_switch:
         _PyInterpreterFrame *new_frame = push_frame_with_args(tstate, init, base + 1,
                                                               total_args + 1);
         if (new_frame == NULL) {
+            _Py_LeaveRecursiveCallTstate(tstate);
             goto error;
         }
         SKIP_CACHE(pa_cache_call);
-        ENTER_INLINE_FRAME(new_frame, PA_CPY_CALL_LAST_CACHE - 1);
+        ENTER_INLINE_FRAME(new_frame, 0);
     }
 
     TARGET(CALL_TYPE_1) {
@@ -4245,7 +4272,7 @@ dispatch_switch:
     } while (0)
 
 #define GENERATOR_GUARD(gen) \
-    DEOPT_IF(cframe.use_tracing); \
+    DEOPT_IF(INLINE_REFUSED()); \
     DEOPT_IF((gen)->gi_frame_state >= FRAME_EXECUTING); \
     pa_unit *gen_unit_ = pa_unit_for_code((gen)->gi_code); \
     DEOPT_IF(gen_unit_ == NULL || gen_unit_->reject_reason != 0)
@@ -4434,19 +4461,29 @@ return_to_caller:
     /* `retval` is the result of the inlined call the current frame is suspended in. */
     LOAD_FRAME_STATE();
     if (to_cpy[next_instr - code_base] <= (uint32_t)_PyInterpreterFrame_LASTI(frame)) {
-        /* CALL_PY_CLASS's __init__ returned: the object is on the stack already */
+        /* Suspended at the start of its instruction (f_lasti as for a call CPython 3.11
+         * makes in C): a property getter or __getattribute__ returned its value, or
+         * CALL_PY_CLASS's __init__ returned and the object is on the stack already. */
         this_instr = next_instr;
-        frame->prev_instr = cpy_base + to_cpy[this_instr - code_base];
-        if (!Py_IsNone(retval)) {
-            _PyErr_Format(tstate, PyExc_TypeError,
-                          "__init__() should return None, not '%.200s'",
-                          Py_TYPE(retval)->tp_name);
+        int family = pa_family_of[*this_instr & 0xFF];
+        if (family == PA_CALL) {
+            _Py_LeaveRecursiveCallTstate(tstate);     /* type.__call__'s level */
+            if (!Py_IsNone(retval)) {
+                _PyErr_Format(tstate, PyExc_TypeError,
+                              "__init__() should return None, not '%.200s'",
+                              Py_TYPE(retval)->tp_name);
+                Py_DECREF(retval);
+                goto error;
+            }
             Py_DECREF(retval);
-            goto error;
+            frame->prev_instr += PA_CPY_CALL_LAST_CACHE;
         }
-        Py_DECREF(retval);
-        frame->prev_instr += PA_CPY_CALL_LAST_CACHE;
-        next_instr = this_instr + 1 + PA_CACHE_UNITS(pa_cache_call);
+        else {
+            PA_ASSERT(family == PA_LOAD_ATTR);
+            PUSH(retval);
+            frame->prev_instr += PA_CPY_LOAD_ATTR_LAST_CACHE;
+        }
+        next_instr = this_instr + 1 + pa_opinfo_table[*this_instr & 0xFF].ncache;
     }
     else {
         PUSH(retval);
@@ -4479,5 +4516,10 @@ exit_unwind:
 resume_with_error:
     LOAD_FRAME_STATE();
     this_instr = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame)];
+    if (pa_family_of[*this_instr & 0xFF] == PA_CALL
+            && to_cpy[this_instr - code_base] == (uint32_t)_PyInterpreterFrame_LASTI(frame)) {
+        /* CALL_PY_CLASS's __init__ raised: type.__call__'s level ends with it */
+        _Py_LeaveRecursiveCallTstate(tstate);
+    }
     goto error;
 }

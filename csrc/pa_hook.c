@@ -47,6 +47,7 @@ const char *const pa_fallback_names[PA_NUM_FALLBACKS] = {
     [PA_FB_COMPILE_FAILED] = "compile_failed",
     [PA_FB_GENERATOR_CREATION] = "generator_creation",
     [PA_FB_UNSUPPORTED] = "unsupported",
+    [PA_FB_FOREIGN_EVAL_FRAME] = "foreign_eval_frame",
 };
 
 pa_stats_t pa_stats;
@@ -65,19 +66,28 @@ static PA_TLS int tls_depth;      /* > 0: this thread runs inside pyadapt's exte
 static int global_enabled;               /* python -m pyadapt / PYADAPT=1 / enable() */
 static int active_runs;                  /* run() extents alive, all threads */
 static int have_jit;                     /* a @jit function exists: the hook stays */
-int pa_hook_installed;
+int pa_hook_installed;                   /* pyadapt wants its hook in the slot */
 
-
-static PyObject *pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame,
-                               int throwflag);
+/* The interpreter has one eval-frame slot, and other PEP 523 users (a debugger's frame
+ * evaluator, a tracing JIT, test_capi's recorder) may set it while pyadapt runs.  pyadapt
+ * installs its hook only over the default and removes it only while the slot is still
+ * its own.  While another function holds the slot, pyadapt's loop makes no inline frames
+ * (INLINE_REFUSED in pa_eval.c): each call goes through C and _PyEval_EvalFrame, so the
+ * other hook sees every frame it would see natively; frames it hands on to pyadapt's hook
+ * (if it chains) still run here. */
+static void
+set_hook_if_default(PyInterpreterState *interp)
+{
+    if (_PyInterpreterState_GetEvalFrameFunc(interp) == _PyEval_EvalFrameDefault) {
+        _PyInterpreterState_SetEvalFrameFunc(interp, pa_eval_frame);
+    }
+}
 
 static void
 install_hook(void)
 {
-    if (!pa_hook_installed) {
-        _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(), pa_eval_frame);
-        pa_hook_installed = 1;
-    }
+    pa_hook_installed = 1;
+    set_hook_if_default(PyInterpreterState_Get());
 }
 
 static void
@@ -86,10 +96,30 @@ maybe_uninstall_hook(void)
     /* A hook costs every call (CPython stops inlining Python calls while one is set):
      * keep it only while something needs it. */
     if (pa_hook_installed && !global_enabled && active_runs == 0 && !have_jit) {
-        _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Get(),
-                                             _PyEval_EvalFrameDefault);
         pa_hook_installed = 0;
+        PyInterpreterState *interp = PyInterpreterState_Get();
+        if (_PyInterpreterState_GetEvalFrameFunc(interp) == pa_eval_frame) {
+            _PyInterpreterState_SetEvalFrameFunc(interp, _PyEval_EvalFrameDefault);
+        }
     }
+}
+
+int
+pa_foreign_eval_frame(PyInterpreterState *interp, int count)
+{
+    if (_PyInterpreterState_GetEvalFrameFunc(interp) == _PyEval_EvalFrameDefault) {
+        /* No other hook to serve.  The one that was there has gone back to the default:
+         * pyadapt's own takes the slot again if still wanted (else pyadapt was disabled
+         * while this frame ran, and the loop goes on as before). */
+        if (pa_hook_installed) {
+            set_hook_if_default(interp);
+        }
+        return 0;
+    }
+    if (count) {
+        pa_count_fallback(PA_FB_FOREIGN_EVAL_FRAME);
+    }
+    return 1;
 }
 
 /* Compile `co` on first sight.  Never leaves an exception set: a code object the compiler
@@ -128,7 +158,7 @@ pa_get_or_compile(PyCodeObject *co)
     return u;
 }
 
-static PyObject *
+PyObject *
 pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
 {
     PyCodeObject *co = frame->f_code;
@@ -218,7 +248,8 @@ static PyObject *
 mod_hook_installed(PyObject *self, PyObject *unused)
 {
     (void)self; (void)unused;
-    return PyBool_FromLong(pa_hook_installed);
+    return PyBool_FromLong(
+        _PyInterpreterState_GetEvalFrameFunc(PyInterpreterState_Get()) == pa_eval_frame);
 }
 
 static PyObject *

@@ -168,6 +168,12 @@ pa_unit *pa_get_or_compile(PyCodeObject *co);         /* compile on first sight;
 PyObject *pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag);
 extern int pa_hook_installed;
 void pa_count_fallback(int reason);
+/* pyadapt's PEP 523 frame-evaluation function (csrc/pa_hook.c). */
+PyObject *pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag);
+/* The loop found another eval-frame function than pa_eval_frame in the interpreter's slot:
+ * 1 if calls must go through it (counted as a fallback when `count`), 0 if the slot held
+ * the default (pyadapt's hook, if still wanted, takes it back). */
+int pa_foreign_eval_frame(PyInterpreterState *interp, int count);
 
 /* Python-level helpers for rare opcodes (pyadapt._runtime), set at init. */
 extern PyObject *pa_rt_prep_reraise_star, *pa_rt_match_class, *pa_rt_match_keys,

@@ -69,6 +69,16 @@ const char *const pa_fail_names[PA_NUM_FAIL_KINDS] = {
 #undef PA_FAIL_NAME
 };
 
+/* Another PEP 523 hook holds the interpreter's eval-frame slot: the forms that run a call in
+ * an inline frame would only miss (INLINE_REFUSED in pa_eval.c), so they are not chosen
+ * (failure kind "other"; CPython 3.11's specializer refuses them too while a hook is set). */
+static int
+other_hook_in_slot(void)
+{
+    _PyFrameEvalFunction f = _PyInterpreterState_GET()->eval_frame;
+    return f != NULL && f != pa_eval_frame;
+}
+
 /* ---- versions ---- */
 
 static uint32_t next_own_version = 0x80000000u;
@@ -331,6 +341,10 @@ pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
                    ? PA_FAIL_GETATTRIBUTE : PA_FAIL_GETATTRO;
             goto done;
         }
+        if (other_hook_in_slot()) {
+            kind = PA_FAIL_OTHER;
+            goto done;
+        }
         cache->type_version = version;
         cache->index = pa_func_version((PyFunctionObject *)getattribute);
         write_ptr(&cache->descr_lo, &cache->descr_hi, getattribute);
@@ -353,6 +367,10 @@ pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
             PyObject *fget = ((pa_property311 *)descr)->prop_get;
             if (fget == NULL || !simple_function(fget, 1)) {
                 kind = PA_FAIL_DESCRIPTOR;
+                goto done;
+            }
+            if (other_hook_in_slot()) {
+                kind = PA_FAIL_OTHER;
                 goto done;
             }
             cache->type_version = version;
@@ -761,6 +779,10 @@ pa_specialize_binary_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
             kind = PA_FAIL_CALLABLE;
             goto fail;
         }
+        if (other_hook_in_slot()) {
+            kind = PA_FAIL_OTHER;
+            goto fail;
+        }
         /* the function lives in the type's specializer slot; the version guards it */
         ((PyHeapTypeObject *)tp)->_spec_cache.getitem = getitem;
         cache->type_version = version;
@@ -850,7 +872,7 @@ pa_specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwn
             goto fail;
         }
         uint32_t fv = pa_func_version(func);
-        if (fv == 0) {
+        if (fv == 0 || other_hook_in_slot()) {
             kind = PA_FAIL_OTHER;
             goto fail;
         }
@@ -901,6 +923,10 @@ pa_specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwn
             }
             if (!simple_function(init, nargs + 1)) {
                 kind = PA_FAIL_UNCOMPILABLE;
+                goto fail;
+            }
+            if (other_hook_in_slot()) {
+                kind = PA_FAIL_OTHER;
                 goto fail;
             }
             cache->func_version = version;    /* the class's type version */
@@ -986,7 +1012,12 @@ pa_specialize_for_iter(PyObject *iter, uint32_t *instr)
         success(instr, PA_FOR_ITER_RANGE);
     }
     else if (tp == &PyGen_Type) {
-        success(instr, PA_FOR_ITER_GEN);
+        if (other_hook_in_slot()) {
+            failure(instr, PA_FAIL_OTHER);
+        }
+        else {
+            success(instr, PA_FOR_ITER_GEN);
+        }
     }
     else {
         failure(instr, PA_FAIL_ITERATOR);
@@ -996,10 +1027,13 @@ pa_specialize_for_iter(PyObject *iter, uint32_t *instr)
 void
 pa_specialize_send(PyObject *receiver, uint32_t *instr)
 {
-    if (Py_TYPE(receiver) == &PyGen_Type || Py_TYPE(receiver) == &PyCoro_Type) {
-        success(instr, PA_SEND_GEN);
+    if (Py_TYPE(receiver) != &PyGen_Type && Py_TYPE(receiver) != &PyCoro_Type) {
+        failure(instr, PA_FAIL_ITERATOR);
+    }
+    else if (other_hook_in_slot()) {
+        failure(instr, PA_FAIL_OTHER);
     }
     else {
-        failure(instr, PA_FAIL_ITERATOR);
+        success(instr, PA_SEND_GEN);
     }
 }

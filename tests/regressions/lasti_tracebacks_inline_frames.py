@@ -1,0 +1,77 @@
+# pyadapt regression: tb_lasti of the caller's traceback entry when a property getter, __init__ or
+#   __getattribute__ run in an inline frame raises (variant of lasti_inline_frames.py): the
+#   instruction natively, it was an inline cache entry; __init__ returning a value raises the
+#   TypeError at the CALL.
+# MODES: adaptive generic w0
+# EXPECTED-EXIT: 0
+# EXPECTED-STDOUT:
+#| property [('KeyError', 8, 172, 'LOAD_ATTR')]
+#| init [('KeyError', 10, 214, 'CALL')]
+#| init returns 1 [('TypeError', 12, 256, 'CALL')]
+#| getattribute [('KeyError', 14, 284, 'LOAD_ATTR')]
+#| call [('KeyError', 16, 334, 'CACHE')]
+#| call with defaults [('KeyError', 18, 376, 'CACHE')]
+#| generator [('KeyError', 20, 410, 'FOR_ITER')]
+import sys, dis
+
+def where(code, lasti):
+    return lasti, dis._all_opname[code.co_code[lasti]]
+
+class P:
+    @property
+    def p(self):
+        raise KeyError("p")
+
+class K:
+    def __init__(self):
+        raise KeyError("init")
+
+class R:
+    def __init__(self):
+        return 1          # TypeError: __init__() should return None
+
+class GA:
+    def __getattribute__(self, name):
+        raise KeyError(name)
+
+def f():
+    raise KeyError("f")
+
+def fd(a=1):
+    raise KeyError("fd")
+
+def g():
+    yield 1
+    raise KeyError("g")
+
+def observe():
+    o, ga = P(), GA()
+    code = sys._getframe().f_code
+    seen = {}
+    for i in range(100):
+        for name in ("property", "init", "init returns 1", "getattribute", "call", "call with defaults", "generator"):
+            try:
+                if name == "property":
+                    o.p
+                elif name == "init":
+                    K()
+                elif name == "init returns 1":
+                    R()
+                elif name == "getattribute":
+                    ga.x
+                elif name == "call":
+                    f()
+                elif name == "call with defaults":
+                    fd()
+                else:
+                    for x in g():
+                        pass
+            except (KeyError, TypeError) as e:
+                tb = e.__traceback__
+                seen.setdefault(name, set()).add(
+                    (type(e).__name__, tb.tb_lineno - code.co_firstlineno) + where(code, tb.tb_lasti))
+    return {k: sorted(v) for k, v in seen.items()}
+
+if __name__ == "__main__":      # tests/test_inline_frames.py runs observe() differentially
+    for k, v in observe().items():
+        print(k, v)

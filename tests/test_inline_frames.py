@@ -1,0 +1,433 @@
+"""Inline frames look like the calls native CPython 3.11 makes.
+
+pyadapt runs some calls in an inline frame (no C recursion) that CPython 3.11 makes in C:
+``cls(...)`` with a Python ``__init__`` (CALL_PY_CLASS), property getters
+(LOAD_ATTR_PROPERTY), ``__getattribute__`` (LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN), generators
+resumed by ``for`` and ``yield from`` (FOR_ITER_GEN, SEND_GEN); and some it inlines as 3.11
+does (CALL_PY_EXACT_ARGS, CALL_PY_WITH_DEFAULTS, BINARY_SUBSCR_GETITEM).  For each:
+
+* the recursion limit is charged as natively (``cls(...)`` costs two levels, the type's C call
+  and the ``__init__`` frame, and an overflow at the first says "while calling a Python
+  object"), so the depth reached and the message of RecursionError are native;
+* the caller's ``f_lasti`` / ``tb_lasti`` while the callee runs or raises is native: the
+  instruction itself for a call 3.11 makes in C, the last inline cache entry for one it inlines;
+* another PEP 523 hook installed while pyadapt runs sees every frame (no inline frames while
+  the interpreter's eval-frame slot is not pyadapt's own), and pyadapt's hook takes the slot
+  back when it returns to the default.
+
+Each differential case is also proved to have run the inline form, through the hit counts of
+the specialized instruction.
+"""
+
+import dis
+import sys
+
+import pytest
+
+import pyadapt
+from harness import assert_subprocess_ok, check, run_python
+
+
+def hits(form):
+    return pyadapt.stats()["specialized"][form]["hits"]
+
+
+def check_with_form(func, forms):
+    """check(func), then prove each specialized form in ``forms`` ran during it."""
+    before = {f: hits(f) for f in forms}
+    result = check(func)
+    for f in forms:
+        assert hits(f) > before[f], f"{f} never ran: {pyadapt.stats()['specialized'][f]}"
+    return result
+
+
+# --- recursion limit ------------------------------------------------------------------------------
+
+
+def headroom(n=0):
+    """Levels of the recursion limit left to the caller (plain recursion is native)."""
+    try:
+        return headroom(n + 1)
+    except RecursionError:
+        return n
+
+
+def recursion_outcomes(start):
+    """(depth reached, message) of runaway recursion from ``start``, with 100 and 101 levels of
+    the limit left: both parities, so whichever level overflows first shows in the message."""
+    out = []
+    limit = sys.getrecursionlimit()
+    for room in (100, 101, 100):
+        sys.setrecursionlimit(limit - headroom() + room)
+        try:
+            out.append(start())
+        finally:
+            sys.setrecursionlimit(limit)
+    return out
+
+
+def runaway(start, state):
+    def attempt():
+        state["depth"] = 0
+        try:
+            start()
+        except RecursionError as e:
+            return state["depth"], str(e)
+        return state["depth"], "no RecursionError"
+
+    return attempt
+
+
+def case_recursion_through_init():
+    state = {}
+
+    class Node:
+        def __init__(self, n):
+            state["depth"] = n
+            Node(n + 1)
+
+    return recursion_outcomes(runaway(lambda: Node(0), state))
+
+
+def case_recursion_through_init_with_defaults_and_raise():
+    # __init__ that raises at the bottom: type.__call__'s levels are all given back
+    state = {}
+
+    class Node:
+        def __init__(self, n, limit=30):
+            state["depth"] = n
+            if n == limit:
+                raise ValueError(n)
+            Node(n + 1)
+
+    out = []
+    room = headroom()
+    for _ in range(3):
+        try:
+            Node(0)
+        except ValueError as e:
+            out.append(e.args)
+    out.append(headroom() - room)     # 0: every level taken was given back
+    out.extend(recursion_outcomes(runaway(lambda: Node(0, 10**6), state)))
+    return out
+
+
+def case_recursion_through_property():
+    state = {}
+
+    class P:
+        def __init__(self):
+            self.n = 0
+
+        @property
+        def p(self):
+            self.n += 1
+            state["depth"] = self.n
+            return self.p
+
+    return recursion_outcomes(runaway(lambda: P().p, state))
+
+
+def case_recursion_through_getattribute():
+    state = {}
+
+    class G:
+        def __getattribute__(self, name):
+            state["depth"] += 1
+            return self.x
+
+    return recursion_outcomes(runaway(lambda: G().x, state))
+
+
+def case_recursion_through_getitem():
+    state = {}
+
+    class S:
+        def __getitem__(self, n):
+            state["depth"] = n
+            return self[n + 1]
+
+    return recursion_outcomes(runaway(lambda: S()[0], state))
+
+
+def case_recursion_through_generators():
+    state = {}
+
+    def gen_for(n):
+        state["depth"] = n
+        for x in gen_for(n + 1):
+            yield x
+
+    def gen_from(n):
+        state["depth"] = n
+        yield from gen_from(n + 1)
+
+    return (recursion_outcomes(runaway(lambda: list(gen_for(0)), state)),
+            recursion_outcomes(runaway(lambda: list(gen_from(0)), state)))
+
+
+def case_recursion_through_calls():
+    state = {}
+
+    def plain(n):
+        state["depth"] = n
+        plain(n + 1)
+
+    def defaults(n, step=1):
+        state["depth"] = n
+        defaults(n + step)
+
+    return (recursion_outcomes(runaway(lambda: plain(0), state)),
+            recursion_outcomes(runaway(lambda: defaults(0), state)))
+
+
+RECURSION_CASES = {
+    case_recursion_through_init: ["CALL_PY_CLASS"],
+    case_recursion_through_init_with_defaults_and_raise: ["CALL_PY_CLASS"],
+    case_recursion_through_property: ["LOAD_ATTR_PROPERTY"],
+    case_recursion_through_getattribute: ["LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN"],
+    case_recursion_through_getitem: ["BINARY_SUBSCR_GETITEM"],
+    case_recursion_through_generators: ["FOR_ITER_GEN", "SEND_GEN"],
+    case_recursion_through_calls: ["CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS"],
+}
+
+
+@pytest.mark.parametrize("case", list(RECURSION_CASES), ids=lambda c: c.__name__[5:])
+def test_recursion_limit_charged_as_natively(case):
+    check_with_form(case, RECURSION_CASES[case])
+
+
+def test_init_recursion_costs_two_levels_and_says_so():
+    """Not only the same as natively: what native 3.11 does (two levels a call, so about 50
+    levels in 100, and the message of the type's C call at one parity)."""
+    init_outcomes = check_with_form(case_recursion_through_init, ["CALL_PY_CLASS"])
+    (d100, m100), (d101, m101), _ = init_outcomes
+    assert 45 <= d100 <= 50 and 45 <= d101 <= 50, init_outcomes
+    assert {m100, m101} == {"maximum recursion depth exceeded while calling a Python object",
+                            "maximum recursion depth exceeded"}
+
+
+# --- f_lasti and tb_lasti of the caller -------------------------------------------------------------
+
+
+def lasti_places(code, lasti):
+    """(opname at lasti, whether lasti is the last cache entry of its instruction)."""
+    for ins in dis.get_instructions(code, show_caches=True):
+        if ins.offset == lasti:
+            if ins.opname != "CACHE":
+                return ins.opname, "instruction"
+            last = ins
+            break
+    else:
+        raise AssertionError(f"no instruction at {lasti}")
+    start = max(i.offset for i in dis.get_instructions(code) if i.offset < last.offset)
+    op = code.co_code[start]
+    ends = start + 2 * dis._inline_cache_entries[op]
+    return dis.opname[op], "last cache" if lasti == ends else f"cache {lasti - start}"
+
+
+def case_caller_f_lasti_getitem():
+    # inlined natively only once CPython specialized it: the instruction, then its last cache
+    class S:
+        def __getitem__(self, i):
+            return lasti_places(sys._getframe(1).f_code, sys._getframe(1).f_lasti)
+
+    s = S()
+    places = {s[0] for _ in range(30)}
+    return places <= {("BINARY_SUBSCR", "instruction"), ("BINARY_SUBSCR", "last cache")}
+
+
+def test_caller_f_lasti_getitem():
+    assert check_with_form(case_caller_f_lasti_getitem, ["BINARY_SUBSCR_GETITEM"]) is True
+
+
+# In a fresh process: natively, CPython 3.11 inlines Python calls only while no PEP 523 hook
+# is set, and a @jit function made by an earlier test keeps pyadapt's hook installed for
+# the life of the process, which would change the native run's f_lasti.
+LASTI_CHILD = """
+import os, runpy, sys
+import harness, pyadapt
+
+def hits(form):
+    return pyadapt.stats()["specialized"][form]["hits"]
+
+forms = {forms!r}
+observe = runpy.run_path(os.path.join("regressions", {program!r}), run_name="observed")["observe"]
+before = {{f: hits(f) for f in forms}}
+result = harness.check(observe)
+assert all(hits(f) > before[f] for f in forms), (before, {{f: hits(f) for f in forms}})
+print(repr(result))
+"""
+
+
+def observed_in_child(program, forms):
+    """check() the program's observe() in a fresh process, proving ``forms`` ran; its result."""
+    proc = run_python(LASTI_CHILD.format(program=program, forms=forms))
+    assert_subprocess_ok(proc)
+    return eval(proc.stdout)      # noqa: S307 - the repr of lists, dicts, tuples and str
+
+
+def test_caller_f_lasti_as_natively():
+    # observe(): caller f_lasti seen from a property getter, __init__, __getattribute__,
+    # calls and a generator resumed by for, each 200 times
+    lines = observed_in_child("lasti_inline_frames.py", [
+        "LOAD_ATTR_PROPERTY", "CALL_PY_CLASS", "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN",
+        "CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS", "FOR_ITER_GEN", "BINARY_SUBSCR_GETITEM"])
+    shown = {line.split(" [")[0]: line for line in lines}
+    assert "'LOAD_ATTR')]" in shown["property"] and "'CACHE'" not in shown["property"]
+    assert "'CALL')]" in shown["__init__"] and "'CACHE'" not in shown["__init__"]
+    assert "'CACHE')]" in shown["call"]
+    assert lines[-1].endswith("True")
+
+
+def test_caller_tb_lasti_as_natively():
+    result = observed_in_child("lasti_tracebacks_inline_frames.py", [
+        "LOAD_ATTR_PROPERTY", "CALL_PY_CLASS", "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN",
+        "CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS", "FOR_ITER_GEN"])
+    assert [p[0] for p in result["init returns 1"]] == ["TypeError"]
+    assert [p[-1] for p in result["init"]] == ["CALL"]
+    assert [p[-1] for p in result["property"]] == ["LOAD_ATTR"]
+    assert [p[-1] for p in result["generator"]] == ["FOR_ITER"]
+    assert [p[-1] for p in result["call"]] == ["CACHE"]
+
+
+# --- another PEP 523 hook -------------------------------------------------------------------------
+
+PEP523_PRELUDE = """
+import os, runpy
+import _testinternalcapi
+import pyadapt
+
+program = runpy.run_path(os.path.join("regressions", "pep523_hook_every_inline_form.py"),
+                         run_name="pep523_forms")
+rounds, work, plain = program["run"], program["work"], program["plain"]
+
+def inline_forms():
+    return {f: pyadapt.stats()["specialized"][f]["hits"] for f in (
+        "CALL_PY_CLASS", "LOAD_ATTR_PROPERTY", "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN",
+        "BINARY_SUBSCR_GETITEM", "CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS",
+        "FOR_ITER_GEN", "SEND_GEN")}
+"""
+
+
+def test_second_pep523_hook_sees_every_frame():
+    proc = run_python(PEP523_PRELUDE + """
+native = rounds(40, 20, 40)
+before_forms = inline_forms()
+before_fb = pyadapt.stats()["fallbacks"]["foreign_eval_frame"]
+under = pyadapt.run(rounds, 40, 20, 40)
+after_forms = inline_forms()
+assert under == native, (under, native)
+# the inline forms ran before the hook came, then every call went through it
+assert all(after_forms[f] > before_forms[f] for f in after_forms), (before_forms, after_forms)
+assert pyadapt.stats()["fallbacks"]["foreign_eval_frame"] > before_fb
+print(native[1][:2])
+""")
+    assert_subprocess_ok(proc, "[('__getattribute__', 20), ('__getitem__', 20)]\n")
+
+
+def test_pyadapt_takes_the_slot_back_when_the_other_hook_leaves():
+    proc = run_python(PEP523_PRELUDE + """
+def after_the_hook():
+    rounds(10, 0, 10)              # the recorder comes and goes
+    start = pyadapt.stats()["inlined_calls"]
+    for _ in range(20):
+        work()                     # pyadapt's hook is back: inline frames again
+    return pyadapt._core.hook_installed(), pyadapt.stats()["inlined_calls"] > start
+
+print(pyadapt.run(after_the_hook))
+print(pyadapt._core.hook_installed())    # run() is over: removed
+""")
+    assert_subprocess_ok(proc, "(True, True)\nFalse\n")
+
+
+def test_pyadapt_installs_only_over_the_default_and_removes_only_its_own():
+    proc = run_python(PEP523_PRELUDE + """
+def plain_twice():
+    return plain(1) + plain(2)
+
+calls = []
+_testinternalcapi.set_eval_frame_record(calls)
+try:
+    r = pyadapt.run(plain_twice)        # must not replace the recorder
+    installed_during = pyadapt._core.hook_installed()
+finally:
+    _testinternalcapi.set_eval_frame_default()
+print(r, installed_during, calls)
+
+def installs_recorder(calls):
+    _testinternalcapi.set_eval_frame_record(calls)
+    return plain(3)
+
+calls = []
+try:
+    pyadapt.run(installs_recorder, calls)
+    plain_twice()                       # run() left the recorder in place
+finally:
+    _testinternalcapi.set_eval_frame_default()
+print(calls, pyadapt._core.hook_installed())
+""")
+    assert_subprocess_ok(
+        proc,
+        "3 False ['plain_twice', 'plain', 'plain']\n"
+        "['plain', 'plain_twice', 'plain', 'plain'] False\n")
+
+
+def case_recursion_error_caught_inside_init_and_recovered():
+    # the overflow is caught in __init__ at the bottom, the chain unwinds normally, and the
+    # limit is whole again afterwards (the levels of type.__call__ are given back)
+    state = {}
+
+    class Node:
+        def __init__(self, n):
+            state["depth"] = n
+            try:
+                self.child = Node(n + 1)
+            except RecursionError as e:
+                # str(e) here would be a C call near the limit: the error alone is kept
+                state["caught"] = (n, e)
+                self.child = None
+
+    def run():
+        room = headroom()
+        limit = sys.getrecursionlimit()
+        out = []
+        for extra in (100, 101):
+            sys.setrecursionlimit(limit - room + extra)
+            try:
+                Node(0)
+            finally:
+                sys.setrecursionlimit(limit)
+            n, e = state["caught"]
+            out.append((n, str(e)))
+        out.append(headroom() - room)
+        return out
+
+    return run()
+
+
+def test_recursion_error_caught_inside_init():
+    result = check_with_form(case_recursion_error_caught_inside_init_and_recovered,
+                             ["CALL_PY_CLASS"])
+    assert result[-1] == 0
+
+
+def test_disable_inside_a_running_frame_is_not_a_foreign_hook():
+    # disable() from a frame pyadapt runs empties the slot: no other hook to serve, so
+    # no fallback is counted and the frame's own calls still run in pyadapt's loop
+    proc = run_python("""
+import pyadapt
+
+def g(x):
+    return x + 1
+
+def f():
+    pyadapt.disable()
+    before = pyadapt.stats()["inlined_calls"]
+    total = sum(g(i) for i in range(3)) + g(1) + g(2)
+    return total, pyadapt.stats()["inlined_calls"] > before, pyadapt._core.hook_installed()
+
+pyadapt.enable()
+print(f(), pyadapt.stats()["fallbacks"]["foreign_eval_frame"])
+""")
+    assert_subprocess_ok(proc, "(11, True, False) 0\n")
