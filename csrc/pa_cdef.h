@@ -81,18 +81,17 @@ extern int pa_decoder_ready;
 #define PA_FB_NONE 0
 #define PA_FB_TRACING 1
 #define PA_FB_COMPILE_FAILED 2
-#define PA_FB_GENERATOR_CREATION 3
-#define PA_FB_UNSUPPORTED 4
-#define PA_FB_FOREIGN_EVAL_FRAME 5   /* a call went through another PEP 523 hook, not inline */
-#define PA_NUM_FALLBACKS 6
-extern const char *const pa_fallback_names[6];
+#define PA_FB_UNSUPPORTED 3
+#define PA_FB_FOREIGN_EVAL_FRAME 4   /* a call went through another PEP 523 hook, not inline */
+#define PA_NUM_FALLBACKS 5
+extern const char *const pa_fallback_names[5];
 
 typedef struct {
     uint64_t instructions;   /* instructions executed by pyadapt's loop */
     uint64_t frames;         /* frames started or resumed in pyadapt's loop */
     uint64_t inlined_calls;  /* Python-to-Python calls pushed without C recursion */
     uint64_t compiled;       /* code objects compiled */
-    uint64_t fallbacks[6];   /* frames sent to CPython's loop (or another hook), by reason */
+    uint64_t fallbacks[5];   /* frames sent to CPython's loop (or another hook), by reason */
 } pa_stats_t;
 extern pa_stats_t pa_stats;
 

@@ -45,7 +45,6 @@ const char *const pa_fallback_names[PA_NUM_FALLBACKS] = {
     [PA_FB_NONE] = "none",
     [PA_FB_TRACING] = "tracing",
     [PA_FB_COMPILE_FAILED] = "compile_failed",
-    [PA_FB_GENERATOR_CREATION] = "generator_creation",
     [PA_FB_UNSUPPORTED] = "unsupported",
     [PA_FB_FOREIGN_EVAL_FRAME] = "foreign_eval_frame",
 };

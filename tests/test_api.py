@@ -322,7 +322,7 @@ def test_stats_keys_and_types():
     for key in ("instructions", "frames", "inlined_calls", "compiled"):
         assert isinstance(s[key], int) and s[key] >= 0, (key, s.get(key))
     assert isinstance(s["fallbacks"], dict)
-    for reason in ("tracing", "compile_failed", "generator_creation"):
+    for reason in ("tracing", "compile_failed", "unsupported", "foreign_eval_frame"):
         assert reason in s["fallbacks"], s["fallbacks"]
     assert all(isinstance(k, str) and isinstance(v, int) for k, v in s["fallbacks"].items())
 
