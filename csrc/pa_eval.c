@@ -3214,7 +3214,13 @@ dispatch_switch:
         PyObject *owner = TOP();
         DEOPT_IF(cframe.use_tracing);
         DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
-        PyFunctionObject *fget = (PyFunctionObject *)PA_CACHED_PTR(cache);
+        /* The cache holds the property (the type's dict keeps it while the version holds),
+         * not its getter: property.__init__ can run again on the same object, replace the
+         * getter in place and free the old one, and no version changes.  So the getter is
+         * read each time and must still be the function of the version we cached. */
+        PyObject *getter = ((pa_property311 *)PA_CACHED_PTR(cache))->prop_get;
+        DEOPT_IF(getter == NULL || !PyFunction_Check(getter));
+        PyFunctionObject *fget = (PyFunctionObject *)getter;
         DEOPT_IF(fget->func_version != cache->index);
         STAT_HIT();
         STACK_SHRINK(1);

@@ -373,7 +373,8 @@ pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
             }
             cache->type_version = version;
             cache->index = pa_func_version((PyFunctionObject *)fget);
-            write_ptr(&cache->descr_lo, &cache->descr_hi, fget);
+            /* the property, not fget: the handler re-reads the getter (property.__init__) */
+            write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
             success(instr, PA_LOAD_ATTR_PROPERTY);
             return;
         }
