@@ -258,8 +258,8 @@ instance_storage(PyObject *owner, PyObject *name, int *in_values, uint32_t *wher
 /* An attribute of a class object (LOAD_ATTR_CLASS, LOAD_METHOD_CLASS): the metaclass must
  * be `type` itself (no metaclass descriptors or __getattribute__), `type` must not define the
  * name, and the attribute must be a plain value of an immutable class or a function (which a
- * class returns unchanged).  Fills the class's version and the attribute (borrowed: the class holds it while
- * its version holds).  Returns a failure kind, PA_FAIL_NONE on success. */
+ * class returns unchanged).  Fills the class's version and the attribute (borrowed: the class
+ * holds it while its version holds).  Returns a failure kind, PA_FAIL_NONE on success. */
 static int
 class_attr(PyObject *owner, PyObject *name, uint32_t *version_field, uint32_t *lo,
            uint32_t *hi)

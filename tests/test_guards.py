@@ -41,6 +41,16 @@ def loop(n, op, change):
     return out
 
 
+def phases(per_phase, vals, op):
+    """op(*vals[0]) until the sites in op specialized, then op(*v) for each later v: each change
+    comes half-way through a loop of per_phase iterations, on the same sites."""
+    current = [vals[0]]
+    out = []
+    for v in vals[1:]:
+        out += loop(per_phase, lambda: op(*current[0]), lambda v=v: current.__setitem__(0, v))
+    return out
+
+
 def fresh_module(name="gmod", **attrs):
     m = types.ModuleType(name)
     m.__dict__.update(attrs)
@@ -544,15 +554,10 @@ def bo_int_subclass(n):
 
 def bo_int_edges(n):
     vals = [(7, 2), (2 ** 40, 2 ** 40), (-7, 2), (7, 0), (True, True), (-(2 ** 29), -(2 ** 29))]
-    s = [0]
-    def op():
-        a, b = vals[s[0]]
+    def op(a, b):
         return (a + b, a - b, a * b, a & b, a | b, a ^ b, outcome(lambda: a // b),
                 outcome(lambda: a % b))
-    out = []
-    for k in range(1, len(vals)):
-        out += loop(n // 4, op, lambda k=k: s.__setitem__(0, k))
-    return out
+    return phases(n // 4, vals, op)
 
 
 def bo_float_subclass_and_edges(n):
@@ -563,14 +568,9 @@ def bo_float_subclass_and_edges(n):
             return "F.__truediv__"
     vals = [(1.5, 2.0), (F(1.5), 2.0), (1.5, 0.0), (1.5, -0.0), (float("inf"), float("inf")),
             (1.5, 2)]
-    s = [0]
-    def op():
-        a, b = vals[s[0]]
+    def op(a, b):
         return (outcome(lambda: a + b), a - b, a * b, outcome(lambda: a / b))
-    out = []
-    for k in range(1, len(vals)):
-        out += loop(n // 4, op, lambda k=k: s.__setitem__(0, k))
-    return out
+    return phases(n // 4, vals, op)
 
 
 def bo_str_subclass(n):
@@ -580,14 +580,9 @@ def bo_str_subclass(n):
         def __radd__(self, other):
             return "S.__radd__"
     vals = [("a", "b"), (S("a"), "b"), ("a", S("b")), ("a", 1)]
-    s = [0]
-    def op():
-        a, b = vals[s[0]]
+    def op(a, b):
         return outcome(lambda: a + b)
-    out = []
-    for k in range(1, len(vals)):
-        out += loop(n // 2, op, lambda k=k: s.__setitem__(0, k))
-    return out
+    return phases(n // 2, vals, op)
 
 
 def bo_inplace_unicode_aliased(n):
@@ -616,9 +611,7 @@ def co_subclasses_and_edges(n):
     nan = float("nan")
     vals = [(1, 2, 1.0, 2.0, "a", "b"), (I(1), 2, nan, nan, S("a"), "a"),
             (2 ** 40, 2 ** 40, -0.0, 0.0, "a", S("a")), (1, 1.0, 1.0, 1, "a", 1)]
-    s = [0]
-    def op():
-        a, b, x, y, p, q = vals[s[0]]
+    def op(a, b, x, y, p, q):
         r = [a == b, a < b, x == y, x < y, x != y, p == q, p != q]
         if a < b:
             r.append("lt")
@@ -627,10 +620,7 @@ def co_subclasses_and_edges(n):
         if p == q:
             r.append("seq")
         return r
-    out = []
-    for k in range(1, len(vals)):
-        out += loop(n // 2, op, lambda k=k: s.__setitem__(0, k))
-    return out
+    return phases(n // 2, vals, op)
 
 
 # ================= BINARY_SUBSCR / STORE_SUBSCR / UNPACK_SEQUENCE: exact types =================
@@ -648,14 +638,9 @@ def bs_containers(n):
     vals = [([1, 2], (1, 2), {"k": 1}, 1, "k"), (L([1, 2]), T((1, 2)), D(), 1, "k"),
             ([1, 2], (1, 2), {}, 5, "k"), ([1, 2], (1, 2), {}, -1, ["unhashable"]),
             ([1, 2], (1, 2), {True: "t"}, 2 ** 40, 1)]
-    s = [0]
-    def op():
-        lst, tup, d, i, k = vals[s[0]]
+    def op(lst, tup, d, i, k):
         return (outcome(lambda: lst[i]), outcome(lambda: tup[i]), outcome(lambda: d[k]))
-    out = []
-    for k in range(1, len(vals)):
-        out += loop(n // 2, op, lambda k=k: s.__setitem__(0, k))
-    return out
+    return phases(n // 2, vals, op)
 
 
 def bs_getitem_guards(n):
@@ -693,9 +678,7 @@ def ss_containers(n):
             log.append(("D", k, v))
     vals = [([0, 0], {}, 1, "k"), (L([0, 0]), D(), 1, "k"), ([0, 0], {}, 7, ["unhashable"]),
             ([0, 0], {}, -1, 1)]
-    s = [0]
-    def op():
-        lst, d, i, k = vals[s[0]]
+    def op(lst, d, i, k):
         def store_list():
             lst[i] = 9
             return list(lst)
@@ -703,10 +686,7 @@ def ss_containers(n):
             d[k] = 9
             return dict(d)
         return (outcome(store_list), outcome(store_dict))
-    out = []
-    for k in range(1, len(vals)):
-        out += loop(n // 2, op, lambda k=k: s.__setitem__(0, k))
-    return out, log
+    return phases(n // 2, vals, op), log
 
 
 def us_sequences(n):
@@ -718,9 +698,7 @@ def us_sequences(n):
             return iter(("L", "iter"))
     vals = [((1, 2), (1, 2, 3), [1, 2]), (T((1, 2)), T((1, 2, 3)), L([1, 2])),
             ((1, 2, 3), (1, 2), [1, 2, 3]), ((1,), [1, 2, 3], (1, 2))]
-    s = [0]
-    def op():
-        t2, t3, l2 = vals[s[0]]
+    def op(t2, t3, l2):
         def two():
             a, b = t2
             return a, b
@@ -731,10 +709,7 @@ def us_sequences(n):
             a, b = l2
             return a, b
         return (outcome(two), outcome(three), outcome(lst))
-    out = []
-    for k in range(1, len(vals)):
-        out += loop(n // 2, op, lambda k=k: s.__setitem__(0, k))
-    return out
+    return phases(n // 2, vals, op)
 
 
 # ================= CALL =================
@@ -838,15 +813,10 @@ def call_builtins_subclass_arguments(n):
         def __repr__(self):
             return "BadLen()"
     vals = [("ab", str), (S("ab"), str), ("ab", Any), (BadLen(), int)]
-    s = [0]
-    def op():
-        x, t = vals[s[0]]
+    def op(x, t):
         return (type(x).__name__, outcome(lambda: str(x)), outcome(lambda: tuple(x)),
                 outcome(lambda: len(x)), isinstance(x, t))
-    out = []
-    for k in range(1, len(vals)):
-        out += loop(n // 2, op, lambda k=k: s.__setitem__(0, k))
-    return out
+    return phases(n // 2, vals, op)
 
 
 def call_c_functions_rebound(n):
@@ -872,18 +842,13 @@ def call_method_descriptors_receivers(n):
         split = str.split
         append = list.append
     vals = [("ab", []), (S("ab"), L()), (Borrower(), Borrower())]
-    s = [0]
-    def op():
-        x, lst = vals[s[0]]
+    def op(x, lst):
         return (outcome(lambda: x.upper()), outcome(lambda: x.replace("a", "b")),
                 outcome(lambda: x.split("a", maxsplit=1)),
                 outcome(lambda: str.upper(x)), outcome(lambda: str.replace(x, "a", "b")),
                 outcome(lambda: "-".join(["a", "b"])), outcome(lambda: lst.append(1)),
                 outcome(lambda: list.append(lst, 2)))
-    out = []
-    for k in range(1, len(vals)):
-        out += loop(n // 2, op, lambda k=k: s.__setitem__(0, k))
-    return out
+    return phases(n // 2, vals, op)
 
 
 def call_builtin_class_rebound(n):
