@@ -51,6 +51,18 @@ def phases(per_phase, vals, op):
     return out
 
 
+def fresh_class(base=object):
+    """A new class on every call: its instances get x = 1 in their inline values (managed dict)
+    and a method m() returning "method"."""
+    class C(base):
+        def __init__(self):
+            self.x = 1
+
+        def m(self):
+            return "method"
+    return C
+
+
 def fresh_module(name="gmod", **attrs):
     m = types.ModuleType(name)
     m.__dict__.update(attrs)
@@ -63,17 +75,13 @@ def fresh_module(name="gmod", **attrs):
 def la_value_data_descriptor_in_base(n):
     class Base:
         pass
-    class C(Base):
-        def __init__(self):
-            self.x = 1
+    C = fresh_class(Base)
     o = C()
     return loop(n, lambda: o.x, lambda: setattr(Base, "x", property(lambda self: "prop")))
 
 
 def la_value_getattribute_added(n):
-    class C:
-        def __init__(self):
-            self.x = 1
+    C = fresh_class()
     o = C()
     return loop(n, lambda: o.x,
                 lambda: setattr(C, "__getattribute__", lambda self, name: "ga " + name))
@@ -84,9 +92,7 @@ def la_value_bases_assigned(n):
         pass
     class B:
         x = property(lambda self: "from B")
-    class C(A):
-        def __init__(self):
-            self.x = 1
+    C = fresh_class(A)
     o = C()
     return loop(n, lambda: o.x, lambda: setattr(C, "__bases__", (B,)))
 
@@ -104,9 +110,7 @@ def la_value_class_assigned_to_slots_free(n):
 
 
 def la_value_deleted(n):
-    class C:
-        def __init__(self):
-            self.x = 1
+    C = fresh_class()
     o = C()
     return loop(n, lambda: o.x, lambda: delattr(o, "x"))
 
@@ -123,18 +127,14 @@ def la_value_list_subclass(n):
 
 
 def la_hint_dict_replaced(n):
-    class C:
-        def __init__(self):
-            self.x = 1
+    C = fresh_class()
     o = C()
     o.__dict__["y"] = 2             # materialized: LOAD_ATTR_WITH_HINT
     return loop(n, lambda: o.x, lambda: setattr(o, "__dict__", {"y": 3}))
 
 
 def la_hint_descriptor_added(n):
-    class C:
-        def __init__(self):
-            self.x = 1
+    C = fresh_class()
     o = C()
     o.__dict__["y"] = 2
     return loop(n, lambda: o.x, lambda: setattr(C, "x", property(lambda self: "prop")))
@@ -311,32 +311,20 @@ def la_getattribute_code_replaced(n):
 # guard: type version (+ shared keys version / no instance dict)
 
 def lm_values_shadowed_by_instance(n):
-    class C:
-        def __init__(self):
-            self.a = 0
-        def m(self):
-            return "method"
+    C = fresh_class()
     o = C()
     return loop(n, lambda: o.m(), lambda: setattr(o, "m", lambda: "instance attr"))
 
 
 def lm_values_shadowed_by_other_instance(n):
     # another instance adds the key to the shared keys: the keys version moves
-    class C:
-        def __init__(self):
-            self.a = 0
-        def m(self):
-            return "method"
+    C = fresh_class()
     o, p = C(), C()
     return loop(n, lambda: o.m(), lambda: setattr(p, "m", lambda: "p's"))
 
 
 def lm_values_replaced_kinds(n):
-    class C:
-        def __init__(self):
-            self.a = 0
-        def m(self):
-            return "method"
+    C = fresh_class()
     o = C()
     out = loop(n, lambda: o.m(), lambda: setattr(C, "m", staticmethod(lambda: "static")))
     out += loop(n, lambda: o.m(), lambda: setattr(C, "m", classmethod(lambda cls: cls.__name__)))
@@ -346,11 +334,7 @@ def lm_values_replaced_kinds(n):
 
 
 def lm_values_getattr_added(n):
-    class C:
-        def __init__(self):
-            self.a = 0
-        def m(self):
-            return "method"
+    C = fresh_class()
     o = C()
     def change():
         del C.m
