@@ -3302,9 +3302,12 @@ dispatch_switch:
         DEOPT_IF(Py_TYPE(cls) != &PyType_Type);
         DEOPT_IF(((PyTypeObject *)cls)->tp_version_tag != cache->type_version);
         STAT_HIT();
+        /* the new reference first: the attribute is borrowed from the class, which the stack
+         * may hold the last reference to */
+        PyObject *res = Py_NewRef(PA_CACHED_PTR(cache));
         SET_TOP(NULL);
         Py_DECREF(cls);
-        PUSH(Py_NewRef(PA_CACHED_PTR(cache)));
+        PUSH(res);
         SKIP_CACHE(pa_cache_load_method);
         DISPATCH();
     }
@@ -3319,9 +3322,12 @@ dispatch_switch:
         PyObject *res = DK_UNICODE_ENTRIES(dict->ma_keys)[cache->keys_version].me_value;
         DEOPT_IF(res == NULL);
         STAT_HIT();
+        /* the new reference first: if the stack held the module's last reference, dropping it
+         * frees the module's dict and, with it, a value only the dict held */
+        Py_INCREF(res);
         SET_TOP(NULL);
         Py_DECREF(owner);
-        PUSH(Py_NewRef(res));
+        PUSH(res);
         SKIP_CACHE(pa_cache_load_method);
         DISPATCH();
     }
