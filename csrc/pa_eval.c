@@ -1004,6 +1004,28 @@ call_exc_trace(PyThreadState *tstate, _PyInterpreterFrame *frame)
 
 /* ---- helpers of the specialized forms ---- */
 
+/* CALL_PY_CLASS when the class changed while its new object was allocated: what type_call
+ * does after tp_new -- the type's tp_init now, the object on success (steals `self`). */
+static PyObject *
+init_after_new(PyObject *self, PyObject **args, int nargs)
+{
+    PyObject *argtuple = PyTuple_New(nargs);
+    if (argtuple == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    for (int i = 0; i < nargs; i++) {
+        PyTuple_SET_ITEM(argtuple, i, Py_NewRef(args[i]));
+    }
+    int err = Py_TYPE(self)->tp_init != NULL ? Py_TYPE(self)->tp_init(self, argtuple, NULL) : 0;
+    Py_DECREF(argtuple);
+    if (err < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return self;
+}
+
 /* A new frame for `func` with `nargs` arguments taken from `args` (references stolen, as
  * is the reference to func); the remaining locals are NULL. */
 static _PyInterpreterFrame *
@@ -3915,18 +3937,29 @@ dispatch_switch:
         DEOPT_IF(init->func_version != cache->min_args);
         DEOPT_IF(((PyCodeObject *)init->func_code)->co_argcount != total_args + 1);
         STAT_HIT();
+        /* The allocation can run Python code: a finalizer, called by the collector the
+         * allocation starts.  That code can replace __init__ and free the one checked above,
+         * so hold it, and check the class again once the object exists. */
+        Py_INCREF(init);
         PyObject *empty = PyTuple_New(0);
         PyObject *self = empty == NULL ? NULL : tp->tp_new(tp, empty, NULL);
         Py_XDECREF(empty);
         if (self == NULL) {
+            Py_DECREF(init);
             CALL_EPILOGUE(self);
+        }
+        if (tp->tp_version_tag != cache->func_version) {
+            /* the class changed under the allocation: finish as type_call does after
+             * tp_new, with the __init__ the class has now */
+            Py_DECREF(init);
+            PyObject *res = init_after_new(self, args, total_args);
+            CALL_EPILOGUE(res);
         }
         /* stack: NULL, cls, args...  ->  self | frame args: self, args... */
         base[0] = self;
         base[1] = Py_NewRef(self);
         Py_DECREF(tp);
         stack_pointer = base + 1;
-        Py_INCREF(init);
         _PyInterpreterFrame *new_frame = push_frame_with_args(tstate, init, base + 1,
                                                               total_args + 1);
         if (new_frame == NULL) {
