@@ -1162,3 +1162,22 @@ BORROWED_FORMS = {
         "CALL_METHOD_DESCRIPTOR_NOARGS"},
     borrowed_getattribute_swapped: {"LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN"},
 }
+
+
+MUTABLE_CLASS = "class attribute of a mutable class (could gain __get__/__set__)"
+
+
+@pytest.mark.parametrize("func,family", [(la_class_attr_of_mutable_class, "LOAD_ATTR"),
+                                         (lm_class_attr_of_mutable_class, "LOAD_METHOD"),
+                                         (sa_values_class_attr_gains_set, "STORE_ATTR")],
+                         ids=lambda x: getattr(x, "__name__", x))
+def test_attribute_of_mutable_class_is_refused_with_its_kind(func, family):
+    # these sites must not specialize at all: the change comes from the attribute's own class
+    pyadapt.configure(specialize=True, warmup=0)
+    try:
+        pyadapt.reset_stats()
+        pyadapt.run(func, N)
+        kinds = pyadapt.stats()["families"][family]["failure_kinds"]
+    finally:
+        pyadapt.configure(specialize=True, warmup=2)
+    assert kinds.get(MUTABLE_CLASS, 0) > 0, kinds
