@@ -17,7 +17,7 @@ typedef struct {
     uint32_t hits;
     uint32_t type_version;   /* tp_version_tag of the owner's type */
     uint32_t index;          /* values index, dict hint, slot offset or keys version */
-    uint32_t descr_lo;       /* cached descriptor / property getter (borrowed); */
+    uint32_t descr_lo;       /* cached descriptor, property or __getattribute__ (borrowed); */
     uint32_t descr_hi;       /*   LOAD_ATTR_INSTANCE_VALUE: two more type versions (below) */
 } pa_cache_load_attr;
 

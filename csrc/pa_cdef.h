@@ -96,7 +96,7 @@ typedef struct {
 extern pa_stats_t pa_stats;
 
 /* Per opcode: what the specializer and the specialized forms did. */
-#define PA_NUM_FAIL_KINDS 32
+#define PA_NUM_FAIL_KINDS 40   /* the two array sizes below repeat it (cffi reads literals) */
 typedef struct {
     uint64_t hits;           /* specialized form: hits of units already freed (live units
                                 keep theirs per site; pyadapt.stats() adds them up) */
@@ -105,10 +105,10 @@ typedef struct {
     uint64_t specialized;    /* family: successful specializations */
     uint64_t failures;       /* family: failed attempts (then backoff) */
     uint64_t deferred;       /* adaptive form: executions while counting down */
-    uint64_t failure_kinds[32];
+    uint64_t failure_kinds[40];
 } pa_opstats;
 extern pa_opstats pa_op_stats[256];
-extern const char *const pa_fail_names[32];
+extern const char *const pa_fail_names[40];
 
 /* Configuration, read by the compiler and the specializer.  Changing it affects code
  * compiled afterwards (and instructions that specialize afterwards). */

@@ -1005,6 +1005,28 @@ call_exc_trace(PyThreadState *tstate, _PyInterpreterFrame *frame)
 
 /* ---- helpers of the specialized forms ---- */
 
+/* CALL_PY_CLASS when the class changed while its new object was allocated: what type_call
+ * does after tp_new -- the type's tp_init now, the object on success (steals `self`). */
+static PyObject *
+init_after_new(PyObject *self, PyObject **args, int nargs)
+{
+    PyObject *argtuple = PyTuple_New(nargs);
+    if (argtuple == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    for (int i = 0; i < nargs; i++) {
+        PyTuple_SET_ITEM(argtuple, i, Py_NewRef(args[i]));
+    }
+    int err = Py_TYPE(self)->tp_init != NULL ? Py_TYPE(self)->tp_init(self, argtuple, NULL) : 0;
+    Py_DECREF(argtuple);
+    if (err < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return self;
+}
+
 /* A new frame for `func` with `nargs` arguments taken from `args` (references stolen, as
  * is the reference to func); the remaining locals are NULL. */
 static _PyInterpreterFrame *
@@ -3309,7 +3331,13 @@ dispatch_switch:
         PyObject *owner = TOP();
         DEOPT_IF(INLINE_REFUSED());
         DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
-        PyFunctionObject *fget = (PyFunctionObject *)PA_CACHED_PTR(cache);
+        /* The cache holds the property (the type's dict keeps it while the version holds),
+         * not its getter: property.__init__ can run again on the same object, replace the
+         * getter in place and free the old one, and no version changes.  So the getter is
+         * read each time and must still be the function of the version we cached. */
+        PyObject *getter = ((pa_property311 *)PA_CACHED_PTR(cache))->prop_get;
+        DEOPT_IF(getter == NULL || !PyFunction_Check(getter));
+        PyFunctionObject *fget = (PyFunctionObject *)getter;
         DEOPT_IF(fget->func_version != cache->index);
         STAT_HIT();
         STACK_SHRINK(1);
@@ -3391,9 +3419,12 @@ dispatch_switch:
         DEOPT_IF(Py_TYPE(cls) != &PyType_Type);
         DEOPT_IF(((PyTypeObject *)cls)->tp_version_tag != cache->type_version);
         STAT_HIT();
+        /* the new reference first: the attribute is borrowed from the class, which the stack
+         * may hold the last reference to */
+        PyObject *res = Py_NewRef(PA_CACHED_PTR(cache));
         SET_TOP(NULL);
         DECREF_SYNC(cls);
-        PUSH(Py_NewRef(PA_CACHED_PTR(cache)));
+        PUSH(res);
         SKIP_CACHE(pa_cache_load_method);
         DISPATCH();
     }
@@ -3408,9 +3439,12 @@ dispatch_switch:
         PyObject *res = DK_UNICODE_ENTRIES(dict->ma_keys)[cache->keys_version].me_value;
         DEOPT_IF(res == NULL);
         STAT_HIT();
+        /* the new reference first: if the stack held the module's last reference, dropping it
+         * frees the module's dict and, with it, a value only the dict held */
+        Py_INCREF(res);
         SET_TOP(NULL);
         DECREF_SYNC(owner);
-        PUSH(Py_NewRef(res));
+        PUSH(res);
         SKIP_CACHE(pa_cache_load_method);
         DISPATCH();
     }
@@ -4012,19 +4046,31 @@ dispatch_switch:
         if (_Py_EnterRecursiveCallTstate(tstate, " while calling a Python object")) {
             CALL_EPILOGUE(NULL);
         }
+        /* The allocation can run Python code: a finalizer, called by the collector the
+         * allocation starts.  That code can replace __init__ and free the one checked above,
+         * so hold it, and check the class again once the object exists. */
+        Py_INCREF(init);
         PyObject *empty = PyTuple_New(0);
         PyObject *self = empty == NULL ? NULL : tp->tp_new(tp, empty, NULL);
         Py_XDECREF(empty);
         if (self == NULL) {
             _Py_LeaveRecursiveCallTstate(tstate);
+            Py_DECREF(init);
             CALL_EPILOGUE(self);
+        }
+        if (tp->tp_version_tag != cache->func_version) {
+            /* the class changed under the allocation: finish as type_call does after
+             * tp_new, with the __init__ the class has now */
+            Py_DECREF(init);
+            PyObject *res = init_after_new(self, args, total_args);
+            _Py_LeaveRecursiveCallTstate(tstate);   /* type.__call__'s level, taken above */
+            CALL_EPILOGUE(res);
         }
         /* stack: NULL, cls, args...  ->  self | frame args: self, args... */
         base[0] = self;
         base[1] = Py_NewRef(self);
         Py_DECREF(tp);
         stack_pointer = base + 1;
-        Py_INCREF(init);
         _PyInterpreterFrame *new_frame = push_frame_with_args(tstate, init, base + 1,
                                                               total_args + 1);
         if (new_frame == NULL) {

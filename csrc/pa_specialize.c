@@ -53,7 +53,8 @@ pa_config_t pa_config = {1, 2, 52, 12};
     X(ITERATOR, "iterator type not specialized") \
     X(GEN_STATE, "generator running or finished") \
     X(SLOT_KIND, "member descriptor of an unsupported kind") \
-    X(FOREIGN_SLOT, "member descriptor of a class the object is not an instance of")
+    X(FOREIGN_SLOT, "member descriptor of a class the object is not an instance of") \
+    X(MUTABLE_DESCR_CLASS, "class attribute of a mutable class (could gain __get__/__set__)")
 
 enum {
 #define PA_FAIL_ENUM(NAME, TEXT) PA_FAIL_##NAME,
@@ -174,6 +175,17 @@ is_method_descriptor(PyObject *descr)
     return descr != NULL && (Py_TYPE(descr)->tp_flags & Py_TPFLAGS_METHOD_DESCRIPTOR);
 }
 
+/* Whether what a class attribute's class says about __get__ and __set__ holds for good.  The
+ * guards of the attribute forms cover the version of the class the attribute was found on, not
+ * the class of the attribute itself: `V.__get__ = f` turns every instance of V into a
+ * descriptor, wherever it sits, and no class holding one changes its version.  Only an
+ * immutable class (every static type, `type` itself, functions) keeps its answer. */
+static int
+descr_class_fixed(PyObject *descr)
+{
+    return (Py_TYPE(descr)->tp_flags & Py_TPFLAGS_IMMUTABLETYPE) != 0;
+}
+
 /* A Python function that can be called with exactly `nargs` positional arguments and
  * nothing else, in an inline frame. */
 static int
@@ -254,9 +266,9 @@ instance_storage(PyObject *owner, PyObject *name, int *in_values, uint32_t *wher
 
 /* An attribute of a class object (LOAD_ATTR_CLASS, LOAD_METHOD_CLASS): the metaclass must
  * be `type` itself (no metaclass descriptors or __getattribute__), `type` must not define the
- * name, and the attribute must be a plain value or a function (which a class returns
- * unchanged).  Fills the class's version and the attribute (borrowed: the class holds it while
- * its version holds).  Returns a failure kind, PA_FAIL_NONE on success. */
+ * name, and the attribute must be a plain value of an immutable class or a function (which a
+ * class returns unchanged).  Fills the class's version and the attribute (borrowed: the class
+ * holds it while its version holds).  Returns a failure kind, PA_FAIL_NONE on success. */
 static int
 class_attr(PyObject *owner, PyObject *name, uint32_t *version_field, uint32_t *lo,
            uint32_t *hi)
@@ -278,6 +290,9 @@ class_attr(PyObject *owner, PyObject *name, uint32_t *version_field, uint32_t *l
     }
     if (Py_TYPE(descr)->tp_descr_get != NULL && !PyFunction_Check(descr)) {
         return PA_FAIL_DESCRIPTOR;
+    }
+    if (!descr_class_fixed(descr)) {
+        return PA_FAIL_MUTABLE_DESCR_CLASS;    /* cached as a plain value, it could gain __get__ */
     }
     *version_field = version;
     write_ptr(lo, hi, descr);
@@ -375,7 +390,8 @@ pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
             }
             cache->type_version = version;
             cache->index = pa_func_version((PyFunctionObject *)fget);
-            write_ptr(&cache->descr_lo, &cache->descr_hi, fget);
+            /* the property, not fget: the handler re-reads the getter (property.__init__) */
+            write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
             success(instr, PA_LOAD_ATTR_PROPERTY);
             return;
         }
@@ -432,6 +448,10 @@ pa_specialize_load_method(PyObject *owner, PyObject *name, uint32_t *instr)
     PyObject *descr = _PyType_Lookup(tp, name);
     if (!is_method_descriptor(descr)) {
         kind = descr == NULL ? PA_FAIL_NOT_FOUND : PA_FAIL_DESCRIPTOR;
+        goto done;
+    }
+    if (!descr_class_fixed(descr)) {
+        kind = PA_FAIL_MUTABLE_DESCR_CLASS;    /* a C heap type flagged as method descriptor */
         goto done;
     }
     cache->type_version = version;
@@ -510,11 +530,16 @@ pa_specialize_store_attr(PyObject *owner, PyObject *name, uint32_t *instr)
             success(instr, PA_STORE_ATTR_SLOT);
             return;
         }
-        kind = Py_TYPE(descr)->tp_descr_set != NULL ? PA_FAIL_DESCRIPTOR : PA_FAIL_CLASS_ATTR;
         if (Py_TYPE(descr)->tp_descr_set != NULL) {
+            kind = PA_FAIL_DESCRIPTOR;
             goto fail;
         }
-        /* a plain class attribute: the store goes to the instance, as below */
+        if (!descr_class_fixed(descr)) {
+            /* the store would go to the instance, and keep going there after `V.__set__ = f` */
+            kind = PA_FAIL_MUTABLE_DESCR_CLASS;
+            goto fail;
+        }
+        /* a plain class attribute of an immutable class: the store goes to the instance */
     }
     int in_values;
     uint32_t where;

@@ -1,7 +1,7 @@
 """The differential fuzzer (tools/fuzz.py): its generator, and a fixed-seed run for CI.
 
-The CI run compares a few hundred generated programs natively and under pyadapt (adaptive with
-warmups 0, 2 and 50, and generic).  A failure names the case and the file the fuzzer wrote
+The CI runs compare a few hundred generated programs (plain, and with --descriptors) natively
+and under pyadapt (adaptive with warmups 0, 2 and 50, and generic).  A failure names the case and the file the fuzzer wrote
 (a standalone program in the format of tests/regressions/): turn it into a regression case.
 """
 
@@ -30,12 +30,20 @@ def test_generator_is_deterministic():
     assert fuzz.generate(5, 3, patch_builtins=True) == fuzz.generate(5, 3, patch_builtins=True)
 
 
-@pytest.mark.parametrize("patch_builtins", [False, True])
-def test_generated_programs_compile_and_terminate(patch_builtins):
+def test_descriptor_generator_is_opt_in_and_deterministic():
+    # off, the programs of every existing seed stay what they were
+    assert fuzz.generate(5, 3) == fuzz.generate(5, 3, descriptors=False)
+    src = fuzz.generate(5, 3, descriptors=True)
+    assert src == fuzz.generate(5, 3, descriptors=True) and "DP = {" in src
+
+
+@pytest.mark.parametrize("patch_builtins,descriptors", [(False, False), (True, False),
+                                                        (False, True)])
+def test_generated_programs_compile_and_terminate(patch_builtins, descriptors):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)
         for i in range(30):
-            src = fuzz.generate(7, i, patch_builtins)
+            src = fuzz.generate(7, i, patch_builtins, descriptors)
             compile(src, f"<fuzz 7:{i}>", "exec")
             t0 = time.perf_counter()
             first = fuzz.execute(src, "native")
@@ -52,13 +60,14 @@ def test_standalone_file_runs(tmp_path):
     assert p.stdout.count("return ") == fuzz.CALLS
 
 
-def test_fuzz_fixed_seed():
-    """CI_COUNT programs, two worker processes, under a minute."""
+@pytest.mark.parametrize("descriptors", [False, True], ids=["plain", "descriptors"])
+def test_fuzz_fixed_seed(descriptors):
+    """CI_COUNT programs, two worker processes, under a minute (each)."""
     # reproducers go to a directory of their own that is kept, so a failure leaves them to read
     # (not pytest's tmp_path: a concurrent pytest run may prune it while the fuzzer writes)
     out = tempfile.mkdtemp(prefix="pyadapt-fuzz-ci-")
     cmd = [sys.executable, os.path.join(ROOT, "tools", "fuzz.py"), "--seed", str(CI_SEED),
-           "--count", str(CI_COUNT), "-j", "2", "--out", out]
+           "--count", str(CI_COUNT), "-j", "2", "--out", out] + (["--descriptors"] if descriptors else [])
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=ROOT)
     summary = p.stdout.strip().splitlines()
     assert summary and summary[0].startswith("fuzz:"), p.stdout + p.stderr

@@ -4,13 +4,19 @@
     python3 tools/fuzz.py --seed 1 --count 500            # 500 programs from seed 1
     python3 tools/fuzz.py --seed 7 --count 2000 -j 2       # two worker processes
     python3 tools/fuzz.py --seed 5 --count 300 --threads 3 # also in 3 threads sharing the units
+    python3 tools/fuzz.py --seed 3 --count 500 --descriptors # + descriptors moved between classes
     python3 tools/fuzz.py --show 1:17                      # print program 17 of seed 1
     python3 tools/fuzz.py --reduce fuzz-out/fuzz_1_17.py   # shrink a mismatching program
 
 Each program is a module: classes that change shape while it runs (attributes added and
 deleted, ``__class__`` reassigned, methods monkeypatched and deleted, properties, slots),
 globals rebound (builtins like ``len`` and ``type`` shadowed and un-shadowed mid-loop, and with
-``--builtins`` the ``builtins`` module itself patched), arithmetic on ints, floats and strings,
+``--builtins`` the ``builtins`` module itself patched; with ``--descriptors`` descriptors of every
+kind -- slots, properties, classmethods, staticmethods, method descriptors, slot wrappers, getset
+and C member descriptors, ``__getattribute__`` functions -- moved between unrelated classes
+mid-loop, ``__getattribute__``/``__getattr__``/``__setattr__`` and an attribute's own class's
+``__get__``/``__set__`` switched on and off every few iterations, ``__bases__`` swapped and
+properties re-initialized in place), arithmetic on ints, floats and strings,
 exceptions raised and caught, loops, calls, closures, comprehensions and generators.  Its
 ``main()`` catches every exception a statement raises and records its type and message.
 Programs are deterministic and terminate (bounded loops, values clamped every iteration).
@@ -81,9 +87,14 @@ class Gen:
     CLASSES = ("K0", "K1", "K2", "K3", "K4", "K5")
     GLOBALS = ("g0", "g1", "g2")
 
-    def __init__(self, seed, patch_builtins=False, size=1.0):
+    def __init__(self, seed, patch_builtins=False, size=1.0, descriptors=False):
         self.r = random.Random(seed)
         self.patch_builtins = patch_builtins
+        # descriptors=True: also move descriptors of every kind between classes mid-loop and
+        # mutate classes (bases, __getattribute__/__getattr__/__setattr__, an attribute's own
+        # class gaining __get__/__set__, properties re-initialized).  Off, the generator
+        # draws exactly the numbers it drew before, so existing seeds keep their programs.
+        self.descriptors = descriptors
         self.size = size
         self.lines = []
         self.depth = 0  # expression nesting
@@ -200,6 +211,8 @@ class Gen:
         return self.lit_int()
 
     def expr_int(self, d):
+        if self.descriptors and self.chance(0.1):
+            return self.expr_descriptor(d)
         e = lambda: self.expr("int", d)
         op = self.r.random()
         if op < 0.35:
@@ -364,6 +377,8 @@ class Gen:
              "_clamp_state(o0, o1, o2)")
 
     def stmt(self, ind, in_loop):
+        if self.descriptors and self.chance(0.3):
+            return self.stmt_descriptor(ind)
         r = self.r.random()
         if ind > 6 and (0.40 <= r < 0.50 or 0.66 <= r < 0.72 or 0.89 <= r < 0.91):
             r = 0.1  # deep enough: no more nested blocks
@@ -558,6 +573,126 @@ class Gen:
                               "out.append(gg.send(None))", "out.append(list(gg))"]))
         else:
             E(ind, f"z = {self.expr('list')}")
+
+    # -- descriptors moved between classes, classes mutated (descriptors=True)
+    DESCR_KINDS = ("slot_k2", "slot_foreign", "prop_k0", "prop_rw", "cm", "sm", "fn", "dv",
+                   "mdesc", "mdesc_list", "wrapper", "member_c", "getset", "cmdesc", "plain",
+                   "ga_fn")
+    DESCR_NAMES = ("d0", "d0", "d0", "n", "m0", "p", "f", "s")
+    # __bases__ that keep the layout: (class, new bases)
+    BASES = (("K1", "(K0,)"), ("K1", "(K3,)"), ("K4", "(K3,)"), ("K4", "(K0,)"),
+             ("K5", "(K0,)"), ("K5", "(K3,)"), ("K1", "(K5,)"))
+
+    def expr_descriptor(self, d):
+        o, k = self.pick(self.OBJS), self.pick(self.CLASSES)
+        name = self.pick(self.DESCR_NAMES)
+        return self.pick([
+            lambda: f"{o}.{name}",
+            lambda: f"{o}.{name}()",
+            lambda: f"{o}.{name}({self.expr('int', d)})",
+            lambda: f"{k}.{name}",
+            lambda: f"{k}.{name}({o})",
+            lambda: f"_dvlog()",
+        ])()
+
+    def stmt_descriptor(self, ind):
+        E = self.emit
+        o, k = self.pick(self.OBJS), self.pick(self.CLASSES)
+        name = self.pick(self.DESCR_NAMES)
+        kb, bases = self.pick(self.BASES)
+        every = self.pick(["3", "7", "13", "29"])
+        E(ind, self.pick([
+            f"{k}.{name} = DP[{self.pick(self.DESCR_KINDS)!r}]",
+            # another kind every few iterations: specialized in between, then the next kind
+            f"{k}.{name} = DP[_DK[(i // {every}) % _len(_DK)]]",
+            f"{k}.{name} = DP[_DK[(i // {every}) % _len(_DK)]]",
+            f"{k}.d0 = DP[_DK[(i // {every} + 1) % _len(_DK)]]",
+            f"del {k}.{name}",
+            f"{o}.{name} = {self.expr('int')}",
+            f"del {o}.{name}",
+            "_DV.__get__ = _dv_get",
+            "del _DV.__get__",
+            "_DV.__set__ = _dv_set",
+            "del _DV.__set__",
+            f"{k}.__getattribute__ = _ga",
+            f"del {k}.__getattribute__",
+            f"{k}.__getattr__ = _gattr",
+            f"del {k}.__getattr__",
+            f"{k}.__setattr__ = _sattr",
+            f"del {k}.__setattr__",
+            f"{kb}.__bases__ = {bases}",
+            f"DP['prop_rw'].__init__({self.pick(['_alt_describe', 'len', 'None', '_pget'])})",
+            f"DP['prop_k0'].__init__({self.pick(['_alt_describe', '_pget'])}, _dv_pset)",
+            # on for `every` iterations, off for the next `every`: sites specialize in a phase
+            # and meet the change at its end
+            f"_toggle(_DV, {self.pick(['__get__', '__set__'])!r}, i // {every})",
+            f"_toggle(_DV, {self.pick(['__get__', '__set__'])!r}, i // {every})",
+            f"_toggle({k}, {self.pick(['__getattribute__', '__getattr__', '__setattr__'])!r}, "
+            f"i // {every})",
+            f"_toggle({k}, 'd0', i // {every}, DP[{self.pick(self.DESCR_KINDS)!r}])",
+            f"{kb}.__bases__ = {bases} if (i // {every}) % 2 else _BASES0[{kb!r}]",
+            f"DP[{self.pick(['prop_rw', 'prop_k0'])!r}].__init__(_PG[(i // {every}) % _len(_PG)])",
+            f"{o}.__class__ = {self.pick(self.CLASSES + ('_DSlots',))}",
+        ]))
+        if self.chance(0.5):
+            E(ind, f"out.append({self.expr_descriptor(0)})")
+
+    def descriptor_preamble(self):
+        E = self.emit
+        E(0, "class _DV:  # a plain class whose instances sit on classes; it can gain __get__/__set__")
+        E(1, "def __call__(self, *a): return ('DV called', _len(a))")
+        E(1, "def __repr__(self): return '<DV>'")
+        E(0, "_DVLOG = []")
+        E(0, "def _dvlog():")
+        E(1, "del _DVLOG[:-5]")
+        E(1, "return _repr(_DVLOG)")
+        E(0, "def _dv_get(self, obj, tp=None): return ('DV get', _type(obj).__name__)")
+        E(0, "def _dv_set(self, obj, v): _DVLOG.append(('DV set', _repr(v)[:20]))")
+        E(0, "def _dv_pset(self, v): _DVLOG.append(('pset', _repr(v)[:20]))")
+        E(0, "def _pget(self): return ('pget', _type(self).__name__)")
+        E(0, "class _DSlots:")
+        E(1, "__slots__ = ('n', 'sl')")
+        E(0, "def _ga(self, name):")
+        E(1, "if name == 'n': return -7")
+        E(1, "return object.__getattribute__(self, name)")
+        E(0, "def _gattr(self, name):")
+        E(1, "if name.startswith('_'): raise AttributeError(name)")
+        E(1, "return 'ga:' + name")
+        E(0, "def _sattr(self, name, v):")
+        E(1, "object.__setattr__(self, name, 0 if name == 'n' else v)")
+        E(0, "_TOGGLED = {'__get__': _dv_get, '__set__': _dv_set, '__getattribute__': _ga,")
+        E(0, "            '__getattr__': _gattr, '__setattr__': _sattr}")
+        E(0, "def _toggle(k, name, phase, value=None):")
+        E(1, "if phase % 2:")
+        E(2, "setattr(k, name, _TOGGLED[name] if value is None else value)")
+        E(1, "elif name in k.__dict__:")
+        E(2, "delattr(k, name)")
+        E(0, "_PG = [_pget, _alt_describe, len, None]")
+        E(0, "_BASES0 = {'K1': K1.__bases__, 'K4': K4.__bases__, 'K5': K5.__bases__}")
+        E(0, "DP = {")
+        E(1, "'slot_k2': K2.__dict__['n'],           # K2's own slot: foreign on every other class")
+        E(1, "'slot_foreign': _DSlots.__dict__['sl'],")
+        E(1, "'prop_k0': K0.__dict__['p'],")
+        E(1, "'prop_rw': property(_pget, _dv_pset),")
+        E(1, "'cm': classmethod(lambda cls, *a: ('cm', cls.__name__, _len(a))),")
+        E(1, "'sm': staticmethod(lambda *a: ('sm', _len(a))),")
+        E(1, "'fn': _alt0,")
+        E(1, "'dv': _DV(),")
+        E(1, "'mdesc': str.__dict__['upper'],")
+        E(1, "'mdesc_list': list.__dict__['append'],")
+        E(1, "'wrapper': int.__dict__['__add__'],")
+        E(1, "'member_c': complex.__dict__['real'],")
+        E(1, "'getset': type(len).__dict__['__name__'],")
+        E(1, "'cmdesc': dict.__dict__['fromkeys'],")
+        E(1, "'plain': 11,")
+        E(1, "'ga_fn': _ga,")
+        E(0, "}")
+        kinds = list(self.DESCR_KINDS)
+        self.r.shuffle(kinds)
+        E(0, f"_DK = {kinds[:self.r.randint(2, 6)]!r}  # the kinds the rotating statements cycle through")
+        for k in self.CLASSES:
+            if self.chance(0.6):
+                E(0, f"{k}.d0 = DP[{self.pick(self.DESCR_KINDS)!r}]")
 
     def helper_body(self, ind):
         for _ in range(self.r.randint(1, 3)):
@@ -809,6 +944,8 @@ class Gen:
         E(4, "v = k.__dict__[n]")
         E(4, "w = _cl(v)")
         E(4, "if w is not v and w != v: setattr(k, n, w)")
+        if self.descriptors:
+            self.descriptor_preamble()
         E(0, "def main():")
         E(1, "global " + ", ".join(self.GLOBALS + ("D", "t0", "rec") + tuple(f"f{h}" for h in range(self.n_helpers)) + SHADOWABLE))
         # fresh state on each call of main
@@ -839,8 +976,8 @@ class Gen:
         return "\n".join(self.lines) + "\n"
 
 
-def generate(seed, index, patch_builtins=False):
-    return Gen(f"{seed}:{index}", patch_builtins=patch_builtins).program()
+def generate(seed, index, patch_builtins=False, descriptors=False):
+    return Gen(f"{seed}:{index}", patch_builtins=patch_builtins, descriptors=descriptors).program()
 
 
 STANDALONE_FOOTER = '''
@@ -1001,7 +1138,7 @@ def _clip(x, n=300):
 # Worker process: runs a range of cases, one JSON line per event
 
 
-def worker(seed, start, end, modes, patch_builtins, threads=0):
+def worker(seed, start, end, modes, patch_builtins, threads=0, descriptors=False):
     import warnings
 
     import pyadapt  # noqa: F401 - import before the first case, not inside its timing
@@ -1014,7 +1151,7 @@ def worker(seed, start, end, modes, patch_builtins, threads=0):
 
     for i in range(start, end):
         say({"start": i})
-        src = generate(seed, i, patch_builtins)
+        src = generate(seed, i, patch_builtins, descriptors)
         t0 = time.perf_counter()
         diffs = check(src, modes, threads)
         say({"done": i, "diffs": diffs, "time": time.perf_counter() - t0})
@@ -1034,11 +1171,12 @@ class Driver:
         self.case_time = 0.0
 
     def record(self, i, kind, detail):
-        src = generate(self.ns.seed, i, self.ns.builtins)
+        src = generate(self.ns.seed, i, self.ns.builtins, self.ns.descriptors)
         os.makedirs(self.ns.out, exist_ok=True)
         path = os.path.join(self.ns.out, f"fuzz_{self.ns.seed}_{i}.py")
         lines = [f"Found by: python3 tools/fuzz.py --seed {self.ns.seed} (case {i})"
-                 + (" --builtins" if self.ns.builtins else ""),
+                 + (" --builtins" if self.ns.builtins else "")
+                 + (" --descriptors" if self.ns.descriptors else ""),
                  f"In-process result: {kind}: {detail}"]
         modes = list(self.modes)
         with open(path, "w") as f:
@@ -1061,6 +1199,8 @@ class Driver:
                    "--start", str(i), "--end", str(end), "--modes", *self.modes]
             if self.ns.builtins:
                 cmd.append("--builtins")
+            if self.ns.descriptors:
+                cmd.append("--descriptors")
             if self.ns.threads:
                 cmd += ["--threads", str(self.ns.threads)]
             env = dict(os.environ)
@@ -1200,6 +1340,11 @@ def main(argv=None):
                     help="pyadapt modes to compare with native (default: w0 w2 w50 generic)")
     ap.add_argument("--builtins", action="store_true",
                     help="also patch the builtins module (not only shadow builtins with globals)")
+    ap.add_argument("--descriptors", action="store_true",
+                    help="also move descriptors of every kind (slots, properties, classmethods, "
+                         "method descriptors, __getattribute__, __getattr__, ...) between classes "
+                         "mid-loop, and mutate classes (__bases__, an attribute's class gaining "
+                         "__get__/__set__, properties re-initialized)")
     ap.add_argument("--threads", type=int, default=0, metavar="N",
                     help="also run each mode in N threads at once, sharing the code objects "
                          "(and so pyadapt's inline caches); not with --builtins")
@@ -1214,12 +1359,12 @@ def main(argv=None):
 
     if ns.show:
         seed, _, index = ns.show.partition(":")
-        print(generate(int(seed), int(index), ns.builtins), end="")
+        print(generate(int(seed), int(index), ns.builtins, ns.descriptors), end="")
         return 0
     if ns.reduce:
         return reduce_file(ns.reduce, ns.modes, ns.case_timeout)
     if ns.worker:
-        return worker(ns.seed, ns.start, ns.end, ns.modes, ns.builtins, ns.threads)
+        return worker(ns.seed, ns.start, ns.end, ns.modes, ns.builtins, ns.threads, ns.descriptors)
 
     t0 = time.monotonic()
     drv = Driver(ns)
@@ -1241,7 +1386,7 @@ def main(argv=None):
     kinds = {}
     for _, kind, _, _ in drv.found:
         kinds[kind] = kinds.get(kind, 0) + 1
-    print(f"fuzz: seed {ns.seed}, {drv.ran} programs x {len(ns.modes)} modes ({' '.join(ns.modes)}), "
+    print(f"fuzz: seed {ns.seed}{' --descriptors' if ns.descriptors else ''}, {drv.ran} programs x {len(ns.modes)} modes ({' '.join(ns.modes)}), "
           f"{len(drv.found)} differing" + (" (" + ", ".join(f"{v} {k}" for k, v in sorted(kinds.items())) + ")" if kinds else "")
           + f", {time.monotonic() - t0:.1f}s")
     for i, kind, detail, path in sorted(drv.found):
