@@ -613,7 +613,7 @@ def _console():
     _core._call_toplevel(loop, stdin, b"<stdin>", None)
 
 
-def _console_script():
+def command():
     """The ``pyadapt`` command: ``python -m pyadapt`` with sys.path as ``-m`` leaves it (the
     cwd first, not the directory of the command's script)."""
     if not _safe_path() and sys.path and sys.argv and sys.argv[0]:

@@ -543,3 +543,35 @@ def test_differential_smoke():
         return [i * 1.5 for i in range(n)], {"n": n}
 
     assert differential(f, 5) == ([0.0, 1.5, 3.0, 4.5, 6.0], {"n": 5})
+
+
+# --- import cost ------------------------------------------------------------------------------
+
+def test_import_pyadapt_loads_only_the_core():
+    """What only introspection and the report need is imported at first use (import pyadapt
+    took 15 ms, two thirds of it the report's imports); the lazy names work as attributes,
+    with from-imports and in dir()."""
+    import subprocess
+
+    probe = (
+        "import sys; before = set(sys.modules); import pyadapt\n"
+        "new = sorted(set(sys.modules) - before)\n"
+        "print([m for m in new if not m.startswith('pyadapt') and m not in "
+        "('_cffi_backend', 'opcode', '_opcode', '_xxsubinterpreters', 'types')])\n"
+        "print([m for m in new if m.startswith('pyadapt')])\n"
+        "print(all(n in dir(pyadapt) for n in pyadapt.__all__))\n"
+        "from pyadapt import stats, report\n"
+        "print(callable(stats), callable(report), pyadapt.dis is pyadapt._introspect.dis)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "[]",
+        "['pyadapt', 'pyadapt._compiler', 'pyadapt._pyadapt', 'pyadapt._pyadapt.lib', "
+        "'pyadapt._runtime']",
+        "True",
+        "True True True",
+    ]
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        pyadapt.nothing_here
