@@ -413,8 +413,9 @@ mod_call_toplevel(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     _PyInterpreterFrame *below = tstate->cframe->current_frame;
     int saved_remaining = tstate->recursion_remaining;
     tstate->cframe->current_frame = NULL;
-    /* a builtin (exec) counts one level for its own call, which python does not make */
-    tstate->recursion_remaining = tstate->recursion_limit + (PyCFunction_Check(args[0]) ? 1 : 0);
+    /* calling anything but a Python function (exec, the console's ctypes function) counts
+     * one level for that call, which python does not make */
+    tstate->recursion_remaining = tstate->recursion_limit + (PyFunction_Check(args[0]) ? 0 : 1);
     PyObject *res = PyObject_Vectorcall(args[0], args + 1, nargs - 1, NULL);
     tstate->recursion_remaining = saved_remaining;
     tstate->cframe->current_frame = below;

@@ -506,6 +506,10 @@ def _enable():
 
 
 def main(argv=None):
+    if pyadapt.is_enabled():
+        # PYADAPT=1 in the environment started pyadapt already: the launcher's own work is
+        # still done natively from here on (_enable switches it back on for the program).
+        pyadapt.disable()
     opts, kind, target, args = _parse(sys.argv[1:] if argv is None else argv)
     if opts.version:
         print(f"pyadapt {pyadapt.__version__}")

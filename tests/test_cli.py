@@ -524,3 +524,47 @@ def test_launcher_work_is_native(tmp_path, args):
     adapted = run_python(["-m", "pyadapt", "-c", probe], tmp_path)
     assert native.returncode == adapted.returncode == 0, describe(adapted)
     assert adapted.stdout == native.stdout, "the launcher imported modules python does not"
+
+
+def test_interactive_console_on_a_terminal(tmp_path):
+    """python -m pyadapt with a terminal on stdin: python's console (banner, prompts), every
+    statement run by pyadapt's loop (its frame count moves from one statement to the next)."""
+    import pty
+    import select
+    import subprocess
+    import time
+
+    leader, follower = pty.openpty()
+    env = child_env(PYTHONSTARTUP=None, TERM="dumb")
+    proc = subprocess.Popen([sys.executable, "-m", "pyadapt"], stdin=follower, stdout=follower,
+                            stderr=follower, cwd=tmp_path, env=env, close_fds=True)
+    os.close(follower)
+    lines = ("import pyadapt, sys\n", "frames = pyadapt.stats()['frames']\n",
+             "print('answer', 6 * 7, pyadapt.stats()['frames'] > frames, sys.argv)\n",
+             "raise SystemExit(5)\n")
+    output = b""
+    deadline = time.monotonic() + 60
+    try:
+        for line in lines:
+            while not output.endswith(b">>> ") and time.monotonic() < deadline:
+                ready, _, _ = select.select([leader], [], [], 1)
+                if ready:
+                    output += os.read(leader, 4096)
+            output = output[:-4] + b"<prompt>"
+            os.write(leader, line.encode())
+        while time.monotonic() < deadline and proc.poll() is None:
+            ready, _, _ = select.select([leader], [], [], 0.5)
+            if ready:
+                try:
+                    output += os.read(leader, 4096)
+                except OSError:
+                    break
+        assert proc.wait(timeout=30) == 5
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(leader)
+    text = output.decode(errors="replace").replace("\r\n", "\n")
+    assert text.startswith("Python %s on %s\n" % (sys.version, sys.platform)), text
+    assert "pyadapt " in text and "runs under pyadapt" in text
+    assert "answer 42 True ['']" in text, text
