@@ -361,21 +361,16 @@ def show(where):
 def warn_caller():
     warnings.warn("from a function", stacklevel=2)
 
-def depth():
-    n = 0
-    def r():
-        nonlocal n
-        n += 1
-        r()
+def dive(n=0):
     try:
-        r()
+        return dive(n + 1)
     except RecursionError:
         return n
 
 show("top level")
 warn_caller()
 warnings.warn("at top level, one level out", stacklevel=2)
-print("recursion depth", depth())
+print("recursion depth", dive())
 """
 
 STACK_KINDS = {
