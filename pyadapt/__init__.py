@@ -151,7 +151,16 @@ def __getattr__(name):
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    __import__(f"{__name__}.{module}")
+    # Imported natively: the program's statistics and report must not show pyadapt's own
+    # modules (and dis, which introspection imports) compiled at its first pyadapt.stats().
+    enabled = _core.is_enabled()
+    if enabled:
+        _core.disable()
+    try:
+        __import__(f"{__name__}.{module}")
+    finally:
+        if enabled:
+            _core.enable()
     value = getattr(_sys.modules[f"{__name__}.{module}"], name)
     globals()[name] = value
     return value
