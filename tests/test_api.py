@@ -575,3 +575,19 @@ def test_import_pyadapt_loads_only_the_core():
     ]
     with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
         pyadapt.nothing_here
+
+
+def test_lazy_attributes_are_imported_natively():
+    # Under pyadapt, the first pyadapt.stats() imports pyadapt._introspect (and dis): natively,
+    # so that the program's statistics and report do not show those modules compiled.
+    import subprocess
+
+    probe = ("import pyadapt\n"
+             "pyadapt.stats(); pyadapt.dis\n"
+             "from pyadapt import _pyadapt\n"
+             "print(sorted(c.co_filename for c in _pyadapt._compiled_codes()"
+             " if c.co_name == '<module>'), pyadapt.is_enabled())\n")
+    proc = subprocess.run([sys.executable, "-m", "pyadapt", "-c", probe], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "['<string>'] True\n"
