@@ -212,8 +212,11 @@ def _absolute(path):
 
 def _set_path0(entry):
     """Put the program's entry first on sys.path, in place of the cwd that ``-m pyadapt`` put there."""
-    if sys.path and sys.path[0] == os.getcwd():
+    cwd = os.getcwd()
+    if sys.path and sys.path[0] == cwd:
         sys.path[0] = entry
+        # finding pyadapt made an importer for the cwd; python would not have scanned it yet
+        sys.path_importer_cache.pop(cwd, None)
     else:
         sys.path.insert(0, entry)
 
@@ -226,15 +229,16 @@ def _main_importer(filename):
     """What python asks of a script path before running it (PyImport_GetImporter): an
     importer for it -- a zip file or a directory -- means it runs the ``__main__`` module
     found there.  Cached in sys.path_importer_cache, as python does."""
-    importer = sys.path_importer_cache.get(filename)
-    if importer is not None:
-        return importer
+    cache = sys.path_importer_cache
+    if filename in cache:
+        return cache[filename]
+    cache[filename] = None   # what python leaves there for a plain script
     for hook in sys.path_hooks:
         try:
             importer = hook(filename)
         except ImportError:
             continue
-        sys.path_importer_cache[filename] = importer
+        cache[filename] = importer
         return importer
     return None
 
