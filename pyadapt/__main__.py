@@ -596,8 +596,7 @@ def _run_stdin(opts, argv0, args, python_console_follows):
     main_module = _new_main()
     interactive = opts.inspect or bool(sys.flags.interactive) or _stdin_is_a_terminal()
     if interactive:
-        if argv0 == "" or _stdin_is_a_terminal():
-            _banner()
+        _banner()
         if python_console_follows:
             _enable()
             _run_startup_file(main_module)

@@ -449,12 +449,13 @@ def test_interactive_console_after_the_program(tmp_path, case):
     assert_ran_under_pyadapt(reports(adapted)[0])
 
 
-def test_interactive_console_without_a_program(tmp_path):
-    # python -i with no program: the banner (one more line under pyadapt, saying so), then
-    # the console; the same with pyadapt's own -i.
-    native = run_python(["-i"], tmp_path, stdin=CONSOLE_INPUT)
-    for adapted in (run_pyadapt(["-i"], tmp_path, stdin=CONSOLE_INPUT),
-                    run_python(["-i", "-m", "pyadapt"], tmp_path, stdin=CONSOLE_INPUT)):
+@pytest.mark.parametrize("program", [[], ["-"]])
+def test_interactive_console_without_a_program(tmp_path, program):
+    # python -i with no program (or -): the banner (one more line under pyadapt, saying so),
+    # then the console; the same with pyadapt's own -i.
+    native = run_python(["-i", *program], tmp_path, stdin=CONSOLE_INPUT)
+    for adapted in (run_pyadapt(["-i", *program], tmp_path, stdin=CONSOLE_INPUT),
+                    run_python(["-i", "-m", "pyadapt", *program], tmp_path, stdin=CONSOLE_INPUT)):
         assert adapted.returncode == native.returncode == 0, describe(adapted)
         banner = [line for line in adapted.stderr.splitlines() if line.startswith("pyadapt ")]
         assert len(banner) == 1 and "runs under pyadapt" in banner[0], describe(adapted)
