@@ -4,6 +4,9 @@
     python -m bench.programs --rounds 5          # a rough answer
     python -m bench.programs --programs c_pass --json out.json
 
+``python -m bench`` runs it too (20 rounds, 5 with --fast; --no-programs skips it) and puts
+the table after the others, from ``programs.json`` in the run's directory.
+
 Each program is a whole command line, started as ``python ARGS`` (native) and as ``python -m
 pyadapt ARGS`` (adaptive, default warmup) from the same interpreter, alternately: every
 round runs every (program, mode) pair once, so a change in the load of a shared machine
@@ -171,6 +174,31 @@ def table(results, rounds):
     return text + "\n" + notes, "\n".join(md) + "\n\n" + notes
 
 
+FULL_ROUNDS, FAST_ROUNDS = 20, 5   # as part of python -m bench (and --fast)
+
+
+def save(path, names, rounds, python, log=print):
+    """Run the programs and write their samples and table to ``path`` (JSON)."""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    results = run(names, rounds, python, log=log)
+    text, md = table(results, rounds)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump({"python": python, "rounds": rounds, "load_at_start": load,
+                   "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+                   "programs": {n: PROGRAMS[n][0] for n in names},
+                   "results": results, "table_text": text, "table_md": md}, f, indent=1)
+        f.write("\n")
+    return text, md
+
+
+def table_of_file(path):
+    """(text, markdown) of a saved run."""
+    with open(path) as f:
+        data = json.load(f)
+    return table(data["results"], data["rounds"])
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m bench.programs",
                                  description=__doc__.split("\n\n")[0])
@@ -187,16 +215,11 @@ def main(argv=None):
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print("whole programs, %d rounds, %s, load %.2f at start"
           % (args.rounds, args.python, load), flush=True)
-    results = run(names, args.rounds, args.python)
-    text, md = table(results, args.rounds)
-    print(text)
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"python": args.python, "rounds": args.rounds, "load_at_start": load,
-                       "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
-                       "programs": {n: PROGRAMS[n][0] for n in names},
-                       "results": results, "table_md": md}, f, indent=1)
-            f.write("\n")
+        text, _ = save(args.json, names, args.rounds, args.python)
+    else:
+        text, _ = table(run(names, args.rounds, args.python), args.rounds)
+    print(text)
     return 0
 
 

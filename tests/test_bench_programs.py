@@ -9,7 +9,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def test_whole_programs_table_smoke(tmp_path):
-    out = tmp_path / "programs.json"
+    out = tmp_path / "run" / "programs.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYADAPT")}
     proc = subprocess.run(
         [sys.executable, "-m", "bench.programs", "--rounds", "1",
@@ -25,3 +25,12 @@ def test_whole_programs_table_smoke(tmp_path):
             assert sample["rss"][0] > 0 and sample["cpu"][0] > 0
     assert len(data["results"]["import_pyadapt"]["pyadapt"]["inprocess"]) == 1
     assert "| empty_script |" in data["table_md"]
+
+    # python -m bench puts the table after its others, from programs.json in the run directory
+    sys.path.insert(0, ROOT)
+    try:
+        from bench import report
+    finally:
+        sys.path.remove(ROOT)
+    text, md = report.render(str(out.parent))
+    assert "whole programs" in text and "empty_script" in text and "| empty_script |" in md
