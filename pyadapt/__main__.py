@@ -152,7 +152,11 @@ def _parse(argv):
         flag, eq, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
         opt = _BY_FLAG.get(flag)
         if opt is None:
-            _usage_error(f"unrecognized arguments: {arg}")
+            hint = ""
+            if not arg.startswith("--"):
+                hint = (f" (python's own options go before -m pyadapt: python {arg} -m "
+                        f"pyadapt ...)")
+            _usage_error(f"unrecognized arguments: {arg}{hint}")
         _, dest, metavar, _ = opt
         if metavar is None:
             if eq:

@@ -97,6 +97,7 @@ def test_help_explains_the_options(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["--bogus", "x.py"], "unrecognized arguments: --bogus"),
     (["--no-ch", "x.py"], "unrecognized arguments: --no-ch"),
+    (["-u", "x.py"], "unrecognized arguments: -u (python's own options go before -m pyadapt"),
     (["-m"], "argument -m: expected one argument"),
     (["-c"], "argument -c: expected one argument"),
     # an option's value forgotten: the program was taken for it, or an option follows
