@@ -437,23 +437,22 @@ def _mode():
     return "adaptive, warmup %d" % config["warmup"] if config["specialize"] else "generic"
 
 
-def _run_startup_file(main):
-    """PYTHONSTARTUP, run in __main__ before the first prompt, as python's console does."""
+def _startup_code():
+    """PYTHONSTARTUP's code, compiled (natively) to run in __main__ before the first prompt,
+    as python's console does; None if there is none."""
     if sys.flags.ignore_environment:
-        return
+        return None
     startup = os.environ.get("PYTHONSTARTUP")
     if not startup:
-        return
+        return None
     try:
         with open(startup, "rb") as f:
-            code = compile(f.read(), startup, "exec", dont_inherit=True)
-        _core._call_toplevel(exec, code, main.__dict__)
-    except SystemExit:
-        raise
+            return compile(f.read(), startup, "exec", dont_inherit=True)
     except OSError as exc:
         print(f"Could not open PYTHONSTARTUP\n{type(exc).__name__}: {exc}", file=sys.stderr)
-    except BaseException as exc:
+    except SyntaxError as exc:
         _print_exception(exc)
+    return None
 
 
 def _print_exception(exc):
@@ -585,9 +584,12 @@ def _run_toplevel(opts, func, args, python_console_follows):
         if not opts.inspect or python_console_follows:
             _show_native_traceback()
             raise
-        # -i: the error is printed (even SystemExit's), then the console starts.
+        # -i: the error is printed (even SystemExit's), then the console starts; the launcher
+        # works natively in between (disable is a C builtin: no frame of its own).
+        pyadapt.disable()
         _print_exception(exc)
     if opts.inspect and not python_console_follows:
+        pyadapt.disable()
         _console()
 
 
@@ -600,15 +602,25 @@ def _run_stdin(opts, argv0, args, python_console_follows):
     main_module = _new_main()
     interactive = opts.inspect or bool(sys.flags.interactive) or _stdin_is_a_terminal()
     if interactive:
+        # Everything the console needs is set up natively; once pyadapt is on, this frame
+        # (started natively, so still run by CPython's loop) calls only C builtins.
         _banner()
-        if python_console_follows:
-            _enable()
-            _run_startup_file(main_module)
-            return   # python's console, after the launcher returns
-        _interactive_hook()
+        startup = _startup_code()
+        if not python_console_follows:
+            _interactive_hook()
+            loop, stdin = _interactive_loop()
         _enable()
-        _run_startup_file(main_module)
-        _console()
+        if startup is not None:
+            try:
+                _core._call_toplevel(exec, startup, main_module.__dict__)
+            except SystemExit:
+                raise
+            except BaseException as exc:
+                pyadapt.disable()
+                _print_exception(exc)
+                pyadapt.enable()
+        if not python_console_follows:   # otherwise python's console, after the launcher
+            _core._call_toplevel(loop, stdin, b"<stdin>", None)
         return
     code = _compile_or_exit(lambda: compile(sys.stdin.buffer.read(), "<stdin>", "exec",
                                             dont_inherit=True))

@@ -565,3 +565,26 @@ def test_interactive_console_on_a_terminal(tmp_path):
     assert text.startswith("Python %s on %s\n" % (sys.version, sys.platform)), text
     assert "pyadapt " in text and "runs under pyadapt" in text
     assert "answer 42 True ['']" in text, text
+
+
+@pytest.mark.parametrize("args", [["-i"], ["-i", "-c", "x = 1"], ["-i", "-c", "1 / 0"],
+                                  ["-i", "-"]])
+def test_console_set_up_is_native(tmp_path, args):
+    """The console's set-up (ctypes, PYTHONSTARTUP's reading, the launcher's own functions)
+    is not compiled by pyadapt; the statements typed in it are."""
+    write(tmp_path / "startup.py", "started = True\n")
+    statement = ("from pyadapt import _pyadapt\n"
+                 "print('COMPILED', sorted({c.co_filename for c in _pyadapt._compiled_codes()}))\n")
+    proc = run_pyadapt(args, tmp_path, stdin=statement,
+                       env=child_env(PYTHONSTARTUP=str(tmp_path / "startup.py")))
+    assert proc.returncode == 0, describe(proc)
+    (line,) = [ln for ln in proc.stdout.splitlines() if ln.startswith("COMPILED")]
+    import ast
+    import pyadapt
+
+    files = ast.literal_eval(line[len("COMPILED "):])
+    package = os.path.dirname(pyadapt.__file__)
+    assert "<stdin>" in files
+    assert not [f for f in files if f.startswith(package) or "ctypes" in f], files
+    if len(args) == 1:
+        assert str(tmp_path / "startup.py") in files   # PYTHONSTARTUP ran, under pyadapt
