@@ -1,7 +1,9 @@
 """Build script: the C core is compiled by cffi in API mode (see pyadapt/_build.py).
 
-The only other job here is shipping ``pyadapt-autostart.pth`` into site-packages so that
-``PYADAPT=1`` in the environment starts any Python process under pyadapt.
+The other jobs here: shipping ``pyadapt-autostart.pth`` into site-packages so that
+``PYADAPT=1`` in the environment starts any Python process under pyadapt, and keeping the
+build script ``pyadapt/_build.py`` out of the wheel (it is in the sdist: the wheel is built
+from it).  Metadata is in pyproject.toml; the sdist's contents in MANIFEST.in.
 """
 import os
 
@@ -25,6 +27,12 @@ class build_py_with_pth(build_py):
             # assembling (where it also writes data and scripts), whose root is site-packages.
             wheel_root = self.get_finalized_command("install").install_lib
             self.copy_file(src, os.path.join(wheel_root, PTH_NAME), preserve_mode=0)
+
+    def find_package_modules(self, package, package_dir):
+        # pyadapt/_build.py runs at build time only (cffi_modules); an installed pyadapt
+        # never imports it.
+        return [entry for entry in super().find_package_modules(package, package_dir)
+                if entry[:2] != ("pyadapt", "_build")]
 
     def get_outputs(self, include_bytecode=1):
         return super().get_outputs(include_bytecode) + [os.path.join(self.build_lib, PTH_NAME)]

@@ -290,6 +290,18 @@ def render(directory):
         for line in _cost_lines(costs):
             text.append("  " + line)
             md.append("- " + line)
+
+    # -- whole programs (bench/programs.py)
+    programs_json = os.path.join(directory, "programs.json")
+    if os.path.exists(programs_json):
+        from bench import programs
+
+        ptext, pmd = programs.table_of_file(programs_json)
+        both("")
+        both("whole programs: python vs python -m pyadapt (bench/programs.py)")
+        both("")
+        text.append(ptext)
+        md.append(pmd)
     return "\n".join(text), "\n".join(md)
 
 

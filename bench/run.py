@@ -191,6 +191,8 @@ def main(argv=None):
                     % PY310_VERSION)
     ap.add_argument("--no-py310", action="store_true", help="skip the CPython 3.10 baseline")
     ap.add_argument("--no-costs", action="store_true", help="skip pyadapt's own costs")
+    ap.add_argument("--no-programs", action="store_true",
+                    help="skip the whole-programs table (bench/programs.py)")
     ap.add_argument("--out", default="", help="result directory (default: bench/results/<date-time>)")
     ap.add_argument("--report", metavar="DIR", default="",
                     help="only print the tables of the results in DIR")
@@ -278,6 +280,20 @@ def main(argv=None):
             failures.append("costs")
         else:
             log("  done [%.0f s]" % elapsed)
+
+    if not args.no_programs:
+        from bench import programs
+
+        log("whole programs (python vs python -m pyadapt):")
+        t0 = time.monotonic()
+        try:
+            programs.save(os.path.join(out, "programs.json"), list(programs.PROGRAMS),
+                          programs.FAST_ROUNDS if args.fast else programs.FULL_ROUNDS,
+                          sys.executable, log=log)
+            log("  done [%.0f s]" % (time.monotonic() - t0))
+        except RuntimeError as exc:
+            log("FAILED: whole programs: %s" % exc)
+            failures.append("programs")
 
     elapsed = time.monotonic() - started
     report.write_run_info(out, {

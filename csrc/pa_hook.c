@@ -419,31 +419,35 @@ mod_reset_site_hits(PyObject *self, PyObject *unused)
     Py_RETURN_NONE;
 }
 
-/* Run a program's top-level code as python runs a script: its module frame has no
- * f_back and the whole recursion limit, although pyadapt's command line (and runpy) called
- * it.  The frames below are unlinked only for the duration of the call. */
+/* Call func(*args) as python calls a program's top level: no Python frame below it (its
+ * bottom frame has no f_back) and the whole recursion limit, although pyadapt's command
+ * line called it.  The launcher runs a script's or -c's code this way (func: exec), and
+ * runpy._run_module_as_main for -m, directories and zip files, so that the program's stack
+ * is the native one.  The frames below are unlinked only for the duration of the call. */
 static PyObject *
-mod_exec_toplevel(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+mod_call_toplevel(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    if (nargs != 2 || !PyCode_Check(args[0]) || !PyDict_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "_exec_toplevel(code, globals)");
+    if (nargs < 1) {
+        PyErr_SetString(PyExc_TypeError, "_call_toplevel(func, *args)");
         return NULL;
     }
     PyThreadState *tstate = PyThreadState_Get();
     _PyInterpreterFrame *below = tstate->cframe->current_frame;
     int saved_remaining = tstate->recursion_remaining;
     tstate->cframe->current_frame = NULL;
-    tstate->recursion_remaining = tstate->recursion_limit;
-    PyObject *res = PyEval_EvalCode(args[0], args[1], args[1]);
+    /* calling anything but a Python function (exec, the console's ctypes function) counts
+     * one level for that call, which python does not make */
+    tstate->recursion_remaining = tstate->recursion_limit + (PyFunction_Check(args[0]) ? 0 : 1);
+    PyObject *res = PyObject_Vectorcall(args[0], args + 1, nargs - 1, NULL);
     tstate->recursion_remaining = saved_remaining;
     tstate->cframe->current_frame = below;
     return res;
 }
 
 static PyMethodDef pa_module_methods[] = {
-    {"_exec_toplevel", (PyCFunction)(void (*)(void))mod_exec_toplevel, METH_FASTCALL,
-     "run a program's top-level code with no frames below it"},
+    {"_call_toplevel", (PyCFunction)(void (*)(void))mod_call_toplevel, METH_FASTCALL,
+     "_call_toplevel(func, *args): call func with no Python frames below it"},
     {"_hits_by_opcode", mod_hits_by_opcode, METH_NOARGS, "hits per opcode, all units"},
     {"_compiled_codes", mod_compiled_codes, METH_NOARGS, "code objects with a unit"},
     {"_reset_site_hits", mod_reset_site_hits, METH_NOARGS, "zero every site's hit count"},

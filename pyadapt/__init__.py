@@ -9,6 +9,8 @@ See docs/architecture.md for how it works.
 """
 import sys as _sys
 
+__version__ = "0.1.0"
+
 SUPPORTED_VERSIONS = ((3, 11),)
 
 if _sys.implementation.name != "cpython" or _sys.version_info[:2] not in SUPPORTED_VERSIONS:
@@ -23,7 +25,31 @@ import types as _types
 from . import _pyadapt as _core
 from ._pyadapt import ffi as _ffi, lib as _lib
 
+
+
+class _SubinterpreterImportError(ImportError):
+    """pyadapt's C core is process-wide state of the main interpreter."""
+
+    autostart_quiet = True   # PYADAPT=1: a subinterpreter runs natively, without a warning
+
+
+def _in_subinterpreter():
+    try:
+        import _xxsubinterpreters as interpreters
+    except ImportError:   # a build without subinterpreters
+        return False
+    return interpreters.get_current() != interpreters.get_main()
+
+
 if not hasattr(_core, "run"):
+    # First import in this interpreter.  The C core is process-wide state set up for one
+    # interpreter (pa_core_init would even add the builtins to the main interpreter's module,
+    # through PyGILState_Ensure): a subinterpreter gets a clear ImportError.
+    if _in_subinterpreter():
+        raise _SubinterpreterImportError(
+            "pyadapt cannot be imported in a subinterpreter: its C core (the frame "
+            "evaluation hook, the unit table, the type caches) is bound to the main "
+            "interpreter; code in subinterpreters runs natively", name=__name__)
     if _lib.pa_core_init() != 0:
         raise ImportError("pyadapt: the C core failed to initialize")
 
@@ -115,8 +141,33 @@ def jit(func=None, /):
     return func
 
 
-from ._introspect import dis, get_instructions, reset_stats, stats  # noqa: E402
-from ._report import report  # noqa: E402
+# What only introspection and the report need is imported at first use: ``import pyadapt``
+# stays cheap (the report alone imports hashlib, html, tokenize and textwrap).
+_LAZY = {"dis": "_introspect", "get_instructions": "_introspect", "reset_stats": "_introspect",
+         "stats": "_introspect", "report": "_report"}
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # Imported natively: the program's statistics and report must not show pyadapt's own
+    # modules (and dis, which introspection imports) compiled at its first pyadapt.stats().
+    enabled = _core.is_enabled()
+    if enabled:
+        _core.disable()
+    try:
+        __import__(f"{__name__}.{module}")
+    finally:
+        if enabled:
+            _core.enable()
+    value = getattr(_sys.modules[f"{__name__}.{module}"], name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
 
 
 def _code_of(obj):

@@ -1,91 +1,70 @@
 """``python -m pyadapt``: run a whole program under pyadapt, as ``python`` itself would run it.
 
 The program sees what it would see natively: the same ``sys.argv``, ``sys.path[0]`` and
-``__main__`` module (``__name__``, ``__file__``, ``__spec__``, ...), and it ends the same way:
-uncaught exceptions print the native traceback (pyadapt's own frames taken out), SystemExit
-and KeyboardInterrupt give the native exit status.  Child processes start under pyadapt too,
-through ``PYADAPT=1`` in their environment (read by ``pyadapt-autostart.pth``).
+``__main__`` module (``__name__``, ``__file__``, ``__spec__``, ...), the same stack (nothing
+below a script's or ``-c``'s module frame; runpy's ``_run_module_as_main`` and ``_run_code``
+below a ``-m`` module, a directory's or a zip file's ``__main__``), and it ends the same way:
+uncaught exceptions print the native traceback, SystemExit and KeyboardInterrupt give the
+native exit status.  Child processes start under pyadapt too, through ``PYADAPT=1`` in their
+environment (read by ``pyadapt-autostart.pth``).
 
-The program's code runs with ``exec`` in a fresh module that replaces ``sys.modules["__main__"]``
-(as runpy's ``alter_sys`` does), so pickle and multiprocessing find its classes and functions.
-The module resolution for ``-m`` and for directories and zip files is runpy's own
-(``_get_module_details``, ``_get_main_module_details``: the functions ``python -m`` itself runs
-through ``runpy._run_module_as_main``; pdb uses them the same way).
+The launcher does all its own work natively -- its imports, the command line, finding and
+compiling the program -- and enables pyadapt only at the last moment, so that pyadapt compiles
+and counts only the program and what it imports.  The program's top level is then called
+through ``pyadapt._pyadapt._call_toplevel``, which unlinks the launcher's frames for the
+duration of the call: a script's or ``-c``'s code runs with ``exec`` in a fresh module that
+replaces ``sys.modules["__main__"]`` (as runpy's ``alter_sys`` does, so pickle and
+multiprocessing find its classes), and ``-m``, directories and zip files run through runpy's
+own ``_run_module_as_main`` -- the function ``python -m`` itself calls -- so their module
+resolution, error messages and frames are python's.
+
+With no program (or ``-``) and an interactive standard input, the program is python's own
+interactive loop (``PyRun_InteractiveLoopFlags``), every statement under pyadapt.
+
+Only the standard library modules that ``python -m`` has imported before running any module
+(runpy and what it imports) are imported here; argparse only for ``--help`` and for errors.
 """
-import argparse
-import builtins
-import importlib.machinery
-import importlib.util
 import io
-import marshal
 import os
-import runpy
 import sys
-import types
-from collections import namedtuple
 
 import pyadapt
+from pyadapt import _pyadapt as _core
 
-# pyadapt's own options, each declared once: the parser is built from this table, and the
-# splitter that finds where the program starts reads from it which options take a value.
-# metavar None: a switch; otherwise the option takes one value (``--report DIR``).
-_Option = namedtuple("_Option", "flags help metavar type", defaults=(None, str))
-
-
-def _warmup(text):
-    if text == "never":
-        return text
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value < 1 << 20:
-        raise argparse.ArgumentTypeError(
-            f"expected a count of executions (0 to {(1 << 20) - 1}) or 'never', not {text!r}")
-    return value
-
-
+# pyadapt's own options, each declared once: the help is built from this table, and the
+# parser that finds where the program starts reads from it which options take a value.
+# (flags, attribute, metavar or None for a switch, help)
 _OPTIONS = (
-    _Option(
-        ("--no-children",),
-        "do not start child processes under pyadapt: PYADAPT is removed from the "
-        "environment they inherit (by default it is set to 1)",
-    ),
-    _Option(
-        ("--stats",),
-        "at exit, print a summary of what pyadapt did to stderr: instructions, frames, "
-        "fallbacks, the families with their hits, misses and hit rates, failed "
-        "specializations by kind",
-    ),
-    _Option(
-        ("--stats-json",),
-        "at exit, write pyadapt.stats() to FILE as JSON",
-        "FILE",
-    ),
-    _Option(
-        ("--report",),
-        "at exit, write an HTML report to DIR: one page per source file, each expression "
-        "coloured by how it specialized, details on hover; open DIR/index.html",
-        "DIR",
-    ),
-    _Option(
-        ("--warmup",),
-        "executions of an adaptive instruction before it tries to specialize (default 2, "
-        "or PYADAPT_WARMUP; 0: at the first execution; 'never': generic mode)",
-        "N",
-        _warmup,
-    ),
-    _Option(
-        ("--generic",),
-        "generic mode: specialize nothing (the baseline to compare with)",
-    ),
+    (("--no-children",), "no_children", None,
+     "do not start child processes under pyadapt: PYADAPT is removed from the environment "
+     "they inherit (by default it is set to 1)"),
+    (("--stats",), "stats", None,
+     "at exit, print a summary of what pyadapt did to stderr: instructions, frames, "
+     "fallbacks, the families with their hits, misses and hit rates, failed "
+     "specializations by kind"),
+    (("--stats-json",), "stats_json", "FILE",
+     "at exit, write pyadapt.stats() to FILE as JSON"),
+    (("--report",), "report", "DIR",
+     "at exit, write an HTML report to DIR: one page per source file, each expression "
+     "coloured by how it specialized, details on hover; open DIR/index.html"),
+    (("--warmup",), "warmup", "N",
+     "executions of an adaptive instruction before it tries to specialize (default 2, "
+     "or PYADAPT_WARMUP; 0: at the first execution; 'never': generic mode)"),
+    (("--generic",), "generic", None,
+     "generic mode: specialize nothing (the baseline to compare with)"),
+    (("-i",), "inspect", None,
+     "inspect interactively after running the program, as python -i does (the "
+     "interactive console runs under pyadapt too)"),
+    (("--version",), "version", None, "print pyadapt's version and exit"),
 )
+_BY_FLAG = {flag: opt for opt in _OPTIONS for flag in opt[0]}
 
-_USAGE = "python -m pyadapt [options] (script.py | -m module | -c code | -) [args ...]"
+_USAGE = "python -m pyadapt [options] [script.py | -m module | -c code | -] [args ...]"
 
 _DESCRIPTION = """\
 Run a Python program under pyadapt's specializing interpreter, exactly as python runs it:
-the same sys.argv, sys.path[0] and __main__ module, the same tracebacks and exit status.
+the same sys.argv, sys.path[0] and __main__ module, the same stack, tracebacks and exit
+status.
 
 the program (the first argument that is not an option of pyadapt's; everything after it
 is passed to the program):
@@ -93,6 +72,8 @@ is passed to the program):
   -m module        a module found on sys.path, run as __main__ (like python -m)
   -c code          a string of Python code (like python -c)
   -                the program read from standard input
+  (nothing)        the interactive console, like python's, when standard input is a
+                   terminal; otherwise the program read from standard input
 """
 
 _EPILOG = """\
@@ -109,6 +90,9 @@ handlers, for this process only; not if it ends with os._exit or is killed by a 
 
 
 def _parser():
+    """The argparse parser, for --help and for the usage line of errors only."""
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="python -m pyadapt",
         usage=_USAGE,
@@ -117,48 +101,113 @@ def _parser():
         formatter_class=argparse.RawDescriptionHelpFormatter,
         allow_abbrev=False,
     )
-    for opt in _OPTIONS:
-        if opt.metavar is None:
-            parser.add_argument(*opt.flags, action="store_true", help=opt.help)
+    for flags, dest, metavar, help_text in _OPTIONS:
+        if metavar is None:
+            parser.add_argument(*flags, dest=dest, action="store_true", help=help_text)
         else:
-            parser.add_argument(*opt.flags, metavar=opt.metavar, type=opt.type, help=opt.help)
+            parser.add_argument(*flags, dest=dest, metavar=metavar, help=help_text)
     return parser
 
 
-def _split(argv):
+def _usage_error(message):
+    _parser().error(message)   # prints the usage and the message, exits with status 2
+
+
+class _Options:
+    """pyadapt's options as given: one attribute per entry of _OPTIONS."""
+
+    def __init__(self):
+        for _, dest, metavar, _ in _OPTIONS:
+            setattr(self, dest, False if metavar is None else None)
+
+
+def _parse(argv):
     """Split the command line into pyadapt's options and the program.
 
     Returns ``(options, kind, target, args)``; kind is "script", "-m", "-c" or None (no
-    program given).  As on python's own command line, the first argument that is not one of
-    pyadapt's options names the program and everything after it belongs to the program, even
-    what looks like an option of pyadapt's.
+    program given: standard input).  As on python's own command line, the first argument that
+    is not one of pyadapt's options names the program and everything after it belongs to the
+    program, even what looks like an option of pyadapt's.  Errors end here (status 2).
     """
-    takes_value = {flag for opt in _OPTIONS if opt.metavar is not None for flag in opt.flags}
-    options = []
+    opts = _Options()
+    last_value = None   # (flag, value) of the last option that took a value
     i = 0
     while i < len(argv):
         arg = argv[i]
+        if arg in ("-h", "--help"):
+            _parser().print_help()
+            raise SystemExit(0)
         if arg in ("-m", "-c"):
-            target = argv[i + 1] if i + 1 < len(argv) else None
-            return options, arg, target, argv[i + 2:]
+            if i + 1 >= len(argv):
+                _usage_error(f"argument {arg}: expected one argument")
+            return _checked(opts, last_value, True), arg, argv[i + 1], argv[i + 2:]
         if arg[:2] in ("-m", "-c"):  # -mjson.tool, -c'print(1)', as python accepts them
-            return options, arg[:2], arg[2:], argv[i + 1:]
+            return _checked(opts, last_value, True), arg[:2], arg[2:], argv[i + 1:]
         if arg == "--":
-            target = argv[i + 1] if i + 1 < len(argv) else None
-            return options, "script", target, argv[i + 2:]
+            if i + 1 >= len(argv):
+                return _checked(opts, last_value, False), None, None, []
+            return _checked(opts, last_value, True), "script", argv[i + 1], argv[i + 2:]
         if arg == "-" or not arg.startswith("-"):
-            return options, "script", arg, argv[i + 1:]
-        options.append(arg)
-        if arg in takes_value and i + 1 < len(argv):
-            options.append(argv[i + 1])
-            i += 1
+            return _checked(opts, last_value, True), "script", arg, argv[i + 1:]
+        flag, eq, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        opt = _BY_FLAG.get(flag)
+        if opt is None:
+            hint = ""
+            if not arg.startswith("--"):
+                hint = (f" (python's own options go before -m pyadapt: python {arg} -m "
+                        f"pyadapt ...)")
+            _usage_error(f"unrecognized arguments: {arg}{hint}")
+        _, dest, metavar, _ = opt
+        if metavar is None:
+            if eq:
+                _usage_error(f"argument {flag}: ignored explicit argument {value!r}")
+            setattr(opts, dest, True)
+        else:
+            if not eq:
+                if i + 1 >= len(argv) or (argv[i + 1].startswith("-") and argv[i + 1] != "-"):
+                    _usage_error(f"argument {flag}: expected one argument ({metavar})")
+                i += 1
+                value = argv[i]
+            setattr(opts, dest, value)
+            last_value = (flag, metavar, value)
         i += 1
-    return options, None, None, []
+    return _checked(opts, last_value, False), None, None, []
 
 
-class _NotFound(Exception):
-    """The program to run does not exist; python reports it on one line, without traceback."""
+def _checked(opts, last_value, have_program):
+    """The options' values converted, and the combinations that make no sense refused."""
+    if opts.version:
+        return opts
+    if not have_program and last_value is not None:
+        flag, metavar, value = last_value
+        if not opts.inspect:
+            # --report prog.py: the program was taken as the option's value.
+            _usage_error(f"argument {flag}: {value!r} was taken as {metavar} and no program "
+                         f"follows it (write: {flag} {metavar} program ...)")
+    if opts.warmup is not None:
+        opts.warmup = _warmup(opts.warmup)
+        if opts.generic and opts.warmup != "never":
+            _usage_error("--generic and --warmup contradict each other: generic mode never "
+                         "specializes (--warmup never is generic mode)")
+    if opts.report is not None and os.path.exists(opts.report) and not os.path.isdir(opts.report):
+        _usage_error(f"argument --report: {opts.report!r} is not a directory")
+    return opts
 
+
+def _warmup(text):
+    if text == "never":
+        return text
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value < 1 << 20:
+        _usage_error(f"argument --warmup: expected a count of executions "
+                     f"(0 to {(1 << 20) - 1}) or 'never', not {text!r}")
+    return value
+
+
+# ---- the program, found and compiled natively ----
 
 def _absolute(path):
     # What python makes of the script path for __file__: joined to the cwd, not normalized.
@@ -167,8 +216,11 @@ def _absolute(path):
 
 def _set_path0(entry):
     """Put the program's entry first on sys.path, in place of the cwd that ``-m pyadapt`` put there."""
-    if sys.path and sys.path[0] == os.getcwd():
+    cwd = os.getcwd()
+    if sys.path and sys.path[0] == cwd:
         sys.path[0] = entry
+        # finding pyadapt made an importer for the cwd; python would not have scanned it yet
+        sys.path_importer_cache.pop(cwd, None)
     else:
         sys.path.insert(0, entry)
 
@@ -177,34 +229,47 @@ def _safe_path():
     return getattr(sys.flags, "safe_path", False)  # -P, -I, PYTHONSAFEPATH (3.11+)
 
 
-def _load_script(path):
+def _main_importer(filename):
+    """What python asks of a script path before running it (PyImport_GetImporter): an
+    importer for it -- a zip file or a directory -- means it runs the ``__main__`` module
+    found there.  Cached in sys.path_importer_cache, as python does."""
+    cache = sys.path_importer_cache
+    if filename in cache:
+        return cache[filename]
+    cache[filename] = None   # what python leaves there for a plain script
+    for hook in sys.path_hooks:
+        try:
+            importer = hook(filename)
+        except ImportError:
+            continue
+        cache[filename] = importer
+        return importer
+    return None
+
+
+def _open_error(filename, exc):
+    prog = (getattr(sys, "orig_argv", None) or [sys.executable])[0]
+    print(f"{prog}: can't open file {filename!r}: [Errno {exc.errno}] {exc.strerror}",
+          file=sys.stderr)
+    raise SystemExit(2)
+
+
+def _compile_script(path):
     """Code and __main__ attributes of ``python path``; sets sys.path[0] as python does."""
-    if path == "-":
-        if not _safe_path():
-            _set_path0("")
-        code = compile(sys.stdin.buffer.read(), "<stdin>", "exec", dont_inherit=True)
-        loader = importlib.machinery.BuiltinImporter
-        return code, {"__file__": "<stdin>", "__cached__": None, "__loader__": loader}
+    import importlib.machinery
+    import importlib.util
 
     filename = _absolute(path)
-    if os.path.isdir(filename) or _is_zip(filename):
-        # A directory or zip file with __main__.py: it goes first on sys.path (even with -P)
-        # and its __main__ module runs, as with ``python dir``.
-        _set_path0(filename)
-        _, spec, code = runpy._get_main_module_details(_NotFound)
-        return code, _module_attrs(spec)
-
     if not _safe_path():
         _set_path0(os.path.dirname(os.path.realpath(filename)))
     try:
         with io.open_code(filename) as f:
             data = f.read()
     except OSError as exc:
-        prog = (getattr(sys, "orig_argv", None) or [sys.executable])[0]
-        print(f"{prog}: can't open file {filename!r}: [Errno {exc.errno}] {exc.strerror}",
-              file=sys.stderr)
-        raise SystemExit(2)
+        _open_error(filename, exc)
     if data[:4] == importlib.util.MAGIC_NUMBER:  # a compiled .pyc file, as python accepts
+        import marshal
+
         code = marshal.loads(data[16:])
         loader = importlib.machinery.SourcelessFileLoader("__main__", filename)
     else:
@@ -213,63 +278,41 @@ def _load_script(path):
     return code, {"__file__": filename, "__cached__": None, "__loader__": loader}
 
 
-def _is_zip(filename):
-    import zipfile
-
-    return os.path.isfile(filename) and zipfile.is_zipfile(filename)
-
-
-def _load_module(name):
-    """Code and __main__ attributes of ``python -m name``: the module's parent packages are
-    imported here, under pyadapt, as python -m imports them before running the module."""
-    _, spec, code = runpy._get_module_details(name, _NotFound)
-    sys.argv[0] = spec.origin
-    return code, _module_attrs(spec)
+def _compile_string(source, filename, path0=""):
+    if path0 is not None and not _safe_path():
+        _set_path0(path0)
+    return compile(source, filename, "exec", dont_inherit=True)
 
 
-def _module_attrs(spec):
-    # What runpy._run_code sets for python -m and for directories and zip files.
-    return {
-        "__file__": spec.origin,
-        "__cached__": spec.cached,
-        "__loader__": spec.loader,
-        "__package__": spec.parent,
-        "__spec__": spec,
-    }
+def _new_main(attrs=None):
+    """A ``__main__`` module with the attributes python gives its own before running a
+    program, in place of the launcher's in sys.modules."""
+    import builtins
+    import importlib.machinery
 
-
-def _load_code(source):
-    if not _safe_path():
-        _set_path0("")
-    import linecache
-
-    if hasattr(linecache, "_register_code"):
-        # 3.13 keeps the source of -c in linecache, so that its tracebacks show the lines.
-        linecache._register_code("<string>", source, "<string>")
-    loader = importlib.machinery.BuiltinImporter  # what python's own __main__ starts with
-    return compile(source, "<string>", "exec", dont_inherit=True), {"__loader__": loader}
-
-
-def _new_main(attrs):
-    """A ``__main__`` module with the attributes python gives its own before running a program."""
-    main = types.ModuleType("__main__")
-    main.__dict__.update(__annotations__={}, __builtins__=builtins)
-    main.__dict__.update(attrs)
+    main = type(sys)("__main__")
+    main.__dict__.update(__annotations__={}, __builtins__=builtins,
+                         __loader__=importlib.machinery.BuiltinImporter)
+    if attrs:
+        main.__dict__.update(attrs)
+    sys.modules["__main__"] = main
     return main
 
 
-def _show_native_traceback(keep_runpy):
+# ---- the end of the program ----
+
+def _show_native_traceback():
     """Make the uncaught exception now propagating print as it would natively.
 
     Python itself prints it (through sys.excepthook) and sets the exit status (1, or death by
-    SIGINT for KeyboardInterrupt) once it reaches the top; on the way it passes pyadapt's
-    frames and runpy's, which a native run does not have.  The hook installed here takes them
-    out of the traceback before the hook in place (python's or the program's) prints it.
+    SIGINT for KeyboardInterrupt) once it reaches the top; on the way it passes the launcher's
+    frames, which a native run does not have.  The hook installed here takes them out of the
+    traceback before the hook in place (python's or the program's) prints it.
     """
     previous = sys.excepthook
 
     def excepthook(exc_type, exc, tb):
-        tb = _native_traceback(tb, keep_runpy)
+        tb = _native_traceback(tb)
         if exc is not None:
             exc = exc.with_traceback(tb)  # the default hook prints exc.__traceback__
         previous(exc_type, exc, tb)
@@ -277,9 +320,10 @@ def _show_native_traceback(keep_runpy):
     sys.excepthook = excepthook
 
 
-def _native_traceback(tb, keep_runpy):
-    """The traceback without this module's frames and what came before them, except runpy's
-    two frames that a native run shows too when python runs the program through runpy."""
+def _native_traceback(tb):
+    """The traceback without the launcher's frames and what came before them (runpy's for
+    ``-m pyadapt``, the console script's): what is left starts where the program's own
+    stack starts, as python itself would print it."""
     entries = []
     while tb is not None:
         entries.append(tb)
@@ -287,9 +331,7 @@ def _native_traceback(tb, keep_runpy):
     own = [i for i, entry in enumerate(entries) if entry.tb_frame.f_globals is globals()]
     if not own:
         return entries[0] if entries else None
-    kept = [entry for entry in entries[:own[-1]]
-            if keep_runpy and entry.tb_frame.f_globals.get("__name__") == "runpy"]
-    kept += entries[own[-1] + 1:]
+    kept = entries[own[-1] + 1:]
     for entry, after in zip(kept, kept[1:] + [None]):
         entry.tb_next = after
     return kept[0] if kept else None
@@ -298,18 +340,19 @@ def _native_traceback(tb, keep_runpy):
 _kept_for_report = []
 
 
-def _configure(opts):
-    """--warmup and --generic: for this process now, and for its children through the
-    environment variables pyadapt reads at import."""
-    settings = {}
-    if opts.warmup is not None:
-        settings["warmup"] = opts.warmup
-        os.environ["PYADAPT_WARMUP"] = str(opts.warmup)
-    if opts.generic:
-        settings["specialize"] = False
-        os.environ["PYADAPT_SPECIALIZE"] = "0"
-    if settings:
-        pyadapt.configure(**settings)
+def _keep_main_code_for_report():
+    """Keep the module code of a program run through runpy alive for the report at exit
+    (otherwise it is freed when runpy's exec returns and its page would miss the module
+    level): runpy._run_code's exec is seen through the "exec" audit event."""
+    import runpy
+
+    run_code = runpy._run_code.__code__
+
+    def hook(event, args):
+        if not _kept_for_report and event == "exec" and sys._getframe(1).f_code is run_code:
+            _kept_for_report.append(args[0])
+
+    sys.addaudithook(hook)
 
 
 def _at_exit_outputs(opts):
@@ -372,61 +415,235 @@ def _warn(stream, message):
         pass
 
 
-def main(argv=None):
-    parser = _parser()
-    options, kind, target, args = _split(sys.argv[1:] if argv is None else argv)
-    opts = parser.parse_args(options)  # --help, and errors in pyadapt's own options, end here
-    if kind is None:
-        parser.error("no program to run: give a script, -m module or -c code")
-    if target is None:
-        parser.error(f"{'script' if kind == 'script' else 'argument ' + kind}: expected one argument")
+# ---- the interactive console ----
 
+def _stdin_is_a_terminal():
+    try:
+        return os.isatty(0)
+    except OSError:
+        return False
+
+
+def _banner():
+    if not sys.flags.quiet:
+        print(f"Python {sys.version} on {sys.platform}\n"
+              'Type "help", "copyright", "credits" or "license" for more information.\n'
+              f"pyadapt {pyadapt.__version__}: every statement runs under pyadapt "
+              f"({_mode()})", file=sys.stderr, flush=True)
+
+
+def _mode():
+    config = pyadapt.config()
+    return "adaptive, warmup %d" % config["warmup"] if config["specialize"] else "generic"
+
+
+def _startup_code():
+    """PYTHONSTARTUP's code, compiled (natively) to run in __main__ before the first prompt,
+    as python's console does; None if there is none."""
+    if sys.flags.ignore_environment:
+        return None
+    startup = os.environ.get("PYTHONSTARTUP")
+    if not startup:
+        return None
+    try:
+        with open(startup, "rb") as f:
+            return compile(f.read(), startup, "exec", dont_inherit=True)
+    except OSError as exc:
+        print(f"Could not open PYTHONSTARTUP\n{type(exc).__name__}: {exc}", file=sys.stderr)
+    except SyntaxError as exc:
+        _print_exception(exc)
+    return None
+
+
+def _print_exception(exc):
+    """Print an exception caught by the launcher as python prints an uncaught one."""
+    exc = exc.with_traceback(_native_traceback(exc.__traceback__))
+    sys.excepthook(type(exc), exc, exc.__traceback__)
+
+
+def _interactive_hook():
+    """sys.__interactivehook__ (site's readline set-up), called natively as python does."""
+    hook = getattr(sys, "__interactivehook__", None)
+    if hook is None:
+        return
+    try:
+        hook()
+    except Exception as exc:
+        print("Failed calling sys.__interactivehook__", file=sys.stderr)
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+
+
+def _interactive_loop():
+    """Python's own read-eval-print loop (prompts sys.ps1 and sys.ps2, line editing, errors
+    printed and the loop going on, SystemExit ending the process), on the C stdin."""
+    import ctypes
+
+    loop = ctypes.pythonapi.PyRun_InteractiveLoopFlags
+    loop.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    loop.restype = ctypes.c_int
+    stdin = ctypes.c_void_p.in_dll(ctypes.pythonapi, "stdin")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    return loop, stdin
+
+
+# ---- main ----
+
+def _children(opts):
+    """--no-children, --warmup and --generic: for this process now, and for its children
+    through the environment variables pyadapt reads at import."""
     if opts.no_children:
         os.environ.pop("PYADAPT", None)
     else:
         os.environ["PYADAPT"] = "1"
-    _configure(opts)
+    settings = {}
+    if opts.warmup is not None:
+        settings["warmup"] = opts.warmup
+        os.environ["PYADAPT_WARMUP"] = str(opts.warmup)
+    if opts.generic:
+        settings["specialize"] = False
+        os.environ["PYADAPT_SPECIALIZE"] = "0"
+    if settings:
+        pyadapt.configure(**settings)
+
+
+def _enable():
+    if not pyadapt.is_enabled():
+        pyadapt.enable()
+
+
+def main(argv=None):
+    if pyadapt.is_enabled():
+        # PYADAPT=1 in the environment started pyadapt already: the launcher's own work is
+        # still done natively from here on (_enable switches it back on for the program).
+        pyadapt.disable()
+    opts, kind, target, args = _parse(sys.argv[1:] if argv is None else argv)
+    if opts.version:
+        print(f"pyadapt {pyadapt.__version__}")
+        return
+    _children(opts)
     if opts.stats or opts.stats_json or opts.report:
         _at_exit_outputs(opts)
 
-    sys.argv[:] = [target if kind == "script" else kind, *args]
-    if not pyadapt.is_enabled():
-        pyadapt.enable()
-    try:
-        if kind == "script":
-            code, attrs = _load_script(target)
-        elif kind == "-m":
-            code, attrs = _load_module(target)
-        else:
-            code, attrs = _load_code(target)
-    except _NotFound as exc:
-        # python's own words for a program it cannot find (runpy._run_module_as_main).
-        raise SystemExit(f"{sys.executable}: {exc}") from None
-    except SystemExit:
-        raise
-    except BaseException:
-        _show_native_traceback(kind == "-m")  # a SyntaxError, or a parent package of -m failing
-        raise
+    # python -i (or PYTHONINSPECT) before -m pyadapt: python's own console follows the
+    # launcher, already under pyadapt.
+    python_console_follows = bool(sys.flags.inspect) and (bool(sys.flags.interactive)
+                                                          or _stdin_is_a_terminal())
+    if kind is None or target == "-" and kind == "script":
+        return _run_stdin(opts, "" if kind is None else "-", args, python_console_follows)
 
+    if kind == "script":
+        filename = _absolute(target)
+        sys.argv[:] = [target, *args]
+        if _main_importer(filename) is not None:
+            # A directory or zip file with __main__.py: it goes first on sys.path (even with
+            # -P) and its __main__ module runs through runpy, as with ``python dir``.
+            _set_path0(filename)
+            return _run_module(opts, "__main__", False, python_console_follows)
+        code, attrs = _compile_or_exit(_compile_script, target)
+    elif kind == "-m":
+        sys.argv[:] = ["-m", *args]   # runpy puts the module's path in argv[0] once found
+        return _run_module(opts, target, True, python_console_follows)
+    else:
+        sys.argv[:] = ["-c", *args]
+        code = _compile_or_exit(_compile_string, target, "<string>")
+        attrs = None
+    main_module = _new_main(attrs)
     if opts.report:
         # Keep the program's top-level code (and so its unit) alive for the report at exit;
         # otherwise it is freed when exec returns and its page would miss the module level.
         _kept_for_report.append(code)
-    main_module = _new_main(attrs)
-    sys.modules["__main__"] = main_module
+    _run_toplevel(opts, exec, (code, main_module.__dict__), python_console_follows)
+
+
+def _compile_or_exit(compile_function, *args):
     try:
-        if main_module.__spec__ is None:
-            # a script or -c: python itself runs it with no frames below the module's
-            from . import _core
-            _core._exec_toplevel(code, main_module.__dict__)
-        else:
-            exec(code, main_module.__dict__)   # -m: below it, runpy's frames, as natively
+        return compile_function(*args)
     except SystemExit:
         raise
-    except BaseException:
-        # python runs a program through runpy when it has a spec: -m, a directory, a zip file.
-        _show_native_traceback(main_module.__spec__ is not None)
+    except BaseException:   # a SyntaxError: python prints it without a traceback
+        _show_native_traceback()
         raise
+
+
+def _run_module(opts, name, alter_argv, python_console_follows):
+    import runpy
+
+    _new_main()
+    if opts.report:
+        _keep_main_code_for_report()
+    _run_toplevel(opts, runpy._run_module_as_main, (name, alter_argv), python_console_follows)
+
+
+def _run_toplevel(opts, func, args, python_console_follows):
+    """Enable pyadapt and call the program's top level with no launcher frame below it."""
+    _enable()
+    try:
+        _core._call_toplevel(func, *args)
+    except BaseException as exc:
+        if not opts.inspect or python_console_follows:
+            _show_native_traceback()
+            raise
+        # -i: the error is printed (even SystemExit's), then the console starts; the launcher
+        # works natively in between (disable is a C builtin: no frame of its own).
+        pyadapt.disable()
+        _print_exception(exc)
+    if opts.inspect and not python_console_follows:
+        pyadapt.disable()
+        _console()
+
+
+def _run_stdin(opts, argv0, args, python_console_follows):
+    """No program, or ``-``: the interactive console when stdin is a terminal (or with
+    -i), otherwise the program read from stdin, as python does."""
+    sys.argv[:] = [argv0, *args]
+    if not _safe_path():
+        _set_path0("")
+    main_module = _new_main()
+    interactive = opts.inspect or bool(sys.flags.interactive) or _stdin_is_a_terminal()
+    if interactive:
+        # Everything the console needs is set up natively; once pyadapt is on, this frame
+        # (started natively, so still run by CPython's loop) calls only C builtins.
+        _banner()
+        startup = _startup_code()
+        if not python_console_follows:
+            _interactive_hook()
+            loop, stdin = _interactive_loop()
+        _enable()
+        if startup is not None:
+            try:
+                _core._call_toplevel(exec, startup, main_module.__dict__)
+            except SystemExit:
+                raise
+            except BaseException as exc:
+                pyadapt.disable()
+                _print_exception(exc)
+                pyadapt.enable()
+        if not python_console_follows:   # otherwise python's console, after the launcher
+            _core._call_toplevel(loop, stdin, b"<stdin>", None)
+        return
+    code = _compile_or_exit(lambda: compile(sys.stdin.buffer.read(), "<stdin>", "exec",
+                                            dont_inherit=True))
+    main_module.__dict__.update(__file__="<stdin>", __cached__=None)
+    if opts.report:
+        _kept_for_report.append(code)
+    _run_toplevel(opts, exec, (code, main_module.__dict__), python_console_follows)
+
+
+def _console():
+    loop, stdin = _interactive_loop()
+    _enable()
+    _core._call_toplevel(loop, stdin, b"<stdin>", None)
+
+
+def command():
+    """The ``pyadapt`` command: ``python -m pyadapt`` with sys.path as ``-m`` leaves it (the
+    cwd first, not the directory of the command's script)."""
+    if not _safe_path() and sys.path and sys.argv and sys.argv[0]:
+        here = os.path.dirname(os.path.realpath(sys.argv[0]))
+        if sys.path[0] == here:
+            sys.path[0] = os.getcwd()
+    return main()
 
 
 if __name__ == "__main__":

@@ -11,7 +11,9 @@ never stop it from starting: whatever goes wrong is reported in one line on stde
 process goes on natively.  That pyadapt itself cannot be imported (a broken build) is reported
 the same way by the .pth line, which guards the import of this module and then leaves None in
 ``sys.modules["pyadapt._autostart"]``: site.py of 3.11 reads a venv's .pth files twice, and the
-second reading must neither retry nor warn again.
+second reading must neither retry nor warn again.  In a subinterpreter (site runs there too,
+with the process's PYADAPT), ``import pyadapt`` raises an ImportError marked
+``autostart_quiet``, which the .pth line takes without a warning: subinterpreters run natively.
 """
 import os
 import sys

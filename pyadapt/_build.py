@@ -9,8 +9,8 @@ Set ``PYADAPT_DEBUG_BUILD=1`` in the environment for a debug build (assertions o
 -O0 -g), ``PYADAPT_PAIR_STATS=1`` for a build that counts instruction pairs
 (tools/pair_counts.py).
 """
+import glob
 import os
-import sys
 
 from cffi import FFI
 
@@ -41,6 +41,10 @@ ffibuilder.set_source(
     '#include <stdint.h>\n#include "pa_cdef.h"\n#include "pa_caches.h"\n',
     sources=[os.path.relpath(os.path.join(CSRC, s)) for s in SOURCES],
     include_dirs=[CSRC],
+    # setuptools rebuilds the extension when one of these is newer than it: every header
+    # (a header change must rebuild, not reuse stale objects) and this script.
+    depends=sorted(os.path.relpath(h) for h in glob.glob(os.path.join(CSRC, "*.h")))
+    + [os.path.relpath(os.path.abspath(__file__))],
     define_macros=_macros,
     extra_compile_args=_cflags,
     py_limited_api=False,

@@ -18,13 +18,24 @@ from csrc/pa_opcodes.h).
 """
 import opcode as _cpy_opcode
 import types
-from collections import namedtuple
 
 from ._pyadapt import ffi, lib
 
 __all__ = ["OPS", "OPNAMES", "compile_code", "CompileError"]
 
-OpInfo = namedtuple("OpInfo", "code name ncache flags cache_type")
+class OpInfo:
+    """One pyadapt instruction's metadata.  (A plain class: collections, for a namedtuple,
+    would be the most expensive import of ``import pyadapt``.)"""
+
+    __slots__ = ("code", "name", "ncache", "flags", "cache_type")
+
+    def __init__(self, code, name, ncache, flags, cache_type):
+        self.code, self.name, self.ncache, self.flags, self.cache_type = (
+            code, name, ncache, flags, cache_type)
+
+    def __repr__(self):
+        return "OpInfo(code=%r, name=%r, ncache=%r, flags=%r, cache_type=%r)" % (
+            self.code, self.name, self.ncache, self.flags, self.cache_type)
 
 
 def _load_opinfo():

@@ -41,7 +41,7 @@ def pyadapt_state():
 # sys.path[0] and the __main__ module.  The same text serves as a script, a module for -m,
 # a package's __main__.py and the code of -c.
 PROBE = PYADAPT_STATE + '''
-import json, sys
+import json, os, sys
 
 def _loader_name(loader):
     return getattr(loader, "__name__", None) or type(loader).__name__
@@ -62,6 +62,8 @@ print("''' + MARKER + '''" + json.dumps({
     "main_module_is_this": sys.modules["__main__"].__dict__ is globals(),
     "co_filename": sys._getframe().f_code.co_filename,
     "parent_argv0": getattr(_parent, "ARGV0_AT_IMPORT", None),
+    "importers": {k: type(v).__name__ for k, v in sys.path_importer_cache.items()
+                  if k == "" or k.startswith(os.getcwd())},
     "pyadapt": pyadapt_state(),
 }))
 '''

@@ -543,3 +543,51 @@ def test_differential_smoke():
         return [i * 1.5 for i in range(n)], {"n": n}
 
     assert differential(f, 5) == ([0.0, 1.5, 3.0, 4.5, 6.0], {"n": 5})
+
+
+# --- import cost ------------------------------------------------------------------------------
+
+def test_import_pyadapt_loads_only_the_core():
+    """What only introspection and the report need is imported at first use (import pyadapt
+    took 15 ms, two thirds of it the report's imports); the lazy names work as attributes,
+    with from-imports and in dir()."""
+    import subprocess
+
+    probe = (
+        "import sys; before = set(sys.modules); import pyadapt\n"
+        "new = sorted(set(sys.modules) - before)\n"
+        "print([m for m in new if not m.startswith('pyadapt') and m not in "
+        "('_cffi_backend', 'opcode', '_opcode', '_xxsubinterpreters', 'types')])\n"
+        "print([m for m in new if m.startswith('pyadapt')])\n"
+        "print(all(n in dir(pyadapt) for n in pyadapt.__all__))\n"
+        "from pyadapt import stats, report\n"
+        "print(callable(stats), callable(report), pyadapt.dis is pyadapt._introspect.dis)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "[]",
+        "['pyadapt', 'pyadapt._compiler', 'pyadapt._pyadapt', 'pyadapt._pyadapt.lib', "
+        "'pyadapt._runtime']",
+        "True",
+        "True True True",
+    ]
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        pyadapt.nothing_here
+
+
+def test_lazy_attributes_are_imported_natively():
+    # Under pyadapt, the first pyadapt.stats() imports pyadapt._introspect (and dis): natively,
+    # so that the program's statistics and report do not show those modules compiled.
+    import subprocess
+
+    probe = ("import pyadapt\n"
+             "pyadapt.stats(); pyadapt.dis\n"
+             "from pyadapt import _pyadapt\n"
+             "print(sorted(c.co_filename for c in _pyadapt._compiled_codes()"
+             " if c.co_name == '<module>'), pyadapt.is_enabled())\n")
+    proc = subprocess.run([sys.executable, "-m", "pyadapt", "-c", probe], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "['<string>'] True\n"
