@@ -117,7 +117,9 @@ def _fmt_time_with_unit(seconds, stdev):
     for factor, unit in ((1, "s"), (1e-3, "ms"), (1e-6, "us"), (1e-9, "ns")):
         if seconds >= factor:
             break
-    return "%.3g ±%.2g %s" % (seconds / factor, (stdev or 0.0) / factor, unit)
+    spread = (stdev or 0.0) / factor
+    return "%.3g ±%s %s" % (seconds / factor, "%.0f" % spread if spread >= 10 else "%.2g" % spread,
+                            unit)
 
 
 def _fmt_ratio(r):

@@ -3,8 +3,10 @@ generic mode (specialization off), under pyadapt in adaptive mode, and natively 
 3.10 as a second baseline; the same for pyperformance's benchmark scripts (the standard
 suite, bench/standard.py); then pyadapt's own costs; then print the tables.
 
-    python -m bench                 # full run (about 20-25 minutes on 2 cores)
-    python -m bench --fast          # rough answer (under 5 minutes)
+    python -m bench                 # full run (own workloads about 20-25 minutes on 2 cores;
+                                    # pyperformance's scripts an estimated 6-7 hours more)
+    python -m bench --fast          # rough answer (own workloads under 5 minutes, with
+                                    # pyperformance's about an hour)
     python -m bench --workloads nbody,fib --no-costs
     python -m bench --pyperformance none          # only the own workloads
     python -m bench --workloads none --pyperformance richards,float --modes native,adaptive
@@ -250,6 +252,9 @@ def main(argv=None):
     ap.add_argument("--out", default="", help="result directory (default: bench/results/<date-time>)")
     ap.add_argument("--report", metavar="DIR", default="",
                     help="only print the tables of the results in DIR")
+    ap.add_argument("--rounds", type=int, default=0,
+                    help="rounds over all benchmarks and modes (default: %d, --fast %d)"
+                    % (FULL_ROUNDS, FAST_ROUNDS))
     ap.add_argument("--pyperf", default="", help="extra pyperf options, e.g. '--processes 6'")
     args = ap.parse_args(argv)
 
@@ -303,7 +308,7 @@ def main(argv=None):
         else:
             interpreters["py310"] = py310
 
-    rounds = FAST_ROUNDS if args.fast else FULL_ROUNDS
+    rounds = args.rounds or (FAST_ROUNDS if args.fast else FULL_ROUNDS)
     pyperf_opts = list(FAST_PYPERF if args.fast else FULL_PYPERF) + args.pyperf.split()
     log("pyadapt benchmarks: %d workloads + %d pyperformance %s benchmarks x %d modes (%s), "
         "%s run: %d round(s) of pyperf %s; results in %s"
