@@ -64,9 +64,7 @@ def _run_meta(bench, key):
 
 # pyadapt's counters as pyperf's hook records them (pyadapt/_pyperf_hook.py): sums over the
 # timed calls of a worker, made per benchmark iteration here
-_HOOK_KEYS = {"instructions": "instructions", "specialized": "specialized", "hits": "hits",
-              "misses": "misses", "deopts": "deopts", "fallbacks": "fallbacks",
-              "frames": "frames"}
+_COUNTER_KEYS = ("instructions", "specialized", "hits", "misses", "deopts", "fallbacks", "frames")
 
 
 def _per_iteration(bench, key):
@@ -189,9 +187,9 @@ def _collect_rows(directory, prefix):
                 "first_specialized": _run_meta(b, "pyadapt_first_specialized"),
                 "python": b.get_metadata().get("python_version", "?"),
             }
-            for key, hook_key in _HOOK_KEYS.items():
+            for key in _COUNTER_KEYS:
                 value = _run_meta(b, "pyadapt_" + key)
-                row[stem][key] = value if value is not None else _per_iteration(b, hook_key)
+                row[stem][key] = value if value is not None else _per_iteration(b, key)
         rows[name] = row
     return suites, names, rows
 
@@ -264,28 +262,31 @@ def _suite_tables(names, rows, text, md, what, unit):
     # -- what pyadapt did
     if any("adaptive" in r or "generic" in r for r in rows.values()):
         both("")
-        both("pyadapt's counters %s (adaptive mode; instructions/s also generic):"
-             % ("for one warm call" if per_call else unit))
+        both("pyadapt's counters for one warm call (adaptive mode; instructions/s also generic):"
+             if per_call else "pyadapt's counters %s (adaptive mode):" % unit)
         both("")
-        header = [what, "instructions", "instr/s adaptive", "instr/s generic",
-                  "specialized (first call)", "re-specialized", "misses", "deopts", "fallbacks"]
-        if not per_call:  # the hook sees only the timed calls, not the first one
-            del header[4]
+        if per_call:
+            header = [what, "instructions", "instr/s adaptive", "instr/s generic",
+                      "specialized (first call)", "re-specialized", "misses", "deopts", "fallbacks"]
+        else:  # the hook sees the timed calls only, and cannot count instructions (see it)
+            header = [what, "frames", "specialized hits", "re-specialized", "misses", "deopts",
+                      "fallbacks"]
         table = []
         for name in names:
             a = rows[name].get("adaptive")
             g = rows[name].get("generic")
             if a is None and g is None:
                 continue
-            ins = (a or g)["instructions"]
-            ips_a = a["instructions"] / a["median"] if a and a["instructions"] else None
-            ips_g = g["instructions"] / g["median"] if g and g["instructions"] else None
-            line = [name, _fmt_si(ins), _fmt_si(ips_a), _fmt_si(ips_g),
-                    _fmt_si(a and a["first_specialized"]), _fmt_si(a and a["specialized"]),
-                    _fmt_si(a and a["misses"]), _fmt_si(a and a["deopts"]),
-                    _fmt_si((a or g)["fallbacks"])]
-            if not per_call:
-                del line[4]
+            if per_call:
+                ins = (a or g)["instructions"]
+                ips_a = a["instructions"] / a["median"] if a and a["instructions"] else None
+                ips_g = g["instructions"] / g["median"] if g and g["instructions"] else None
+                line = [name, _fmt_si(ins), _fmt_si(ips_a), _fmt_si(ips_g),
+                        _fmt_si(a and a["first_specialized"])]
+            else:
+                line = [name, _fmt_si((a or g)["frames"]), _fmt_si(a and a["hits"])]
+            line += [_fmt_si(a and a["specialized"]), _fmt_si(a and a["misses"]),
+                     _fmt_si(a and a["deopts"]), _fmt_si((a or g)["fallbacks"])]
             table.append(line)
         text.append(_table(header, table, False))
         md.append(_table(header, table, True))

@@ -239,7 +239,7 @@ def main(argv=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--fast", action="store_true", help="a rough answer in a few minutes")
     ap.add_argument("--workloads", default="",
-                    help="comma-separated subset (default: all): " + ", ".join(workloads.NAMES))
+                    help="comma-separated subset (default: all), or none: " + ", ".join(workloads.NAMES))
     ap.add_argument("--pyperformance", default="all", metavar="NAMES",
                     help="pyperformance benchmarks to run: all (default: those needing no "
                     "third-party package or network), none, or comma-separated names")

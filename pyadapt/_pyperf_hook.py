@@ -9,10 +9,14 @@ and again of its values (``teardown``), with the metadata the run will carry.  I
   ``python -m pyadapt script.py`` gives its pyperf workers with ``--inherit-environ PYADAPT``);
 - ``pyadapt_specialize``, ``pyadapt_warmup``: the mode;
 - ``pyadapt_timed_calls`` and, summed over those calls, what pyadapt's counters did while
-  they ran: ``pyadapt_timed_instructions``, ``_frames``, ``_fallbacks``, ``_specialized``,
-  ``_hits``, ``_misses``, ``_deopts``.  Divided by the calls and the run's ``loops`` (and
-  ``inner_loops``) they are per benchmark iteration; they include the few instructions
-  pyperf's timing loop and this hook's own return add, as the whole process runs in pyadapt.
+  they ran: ``pyadapt_timed_frames``, ``_fallbacks``, ``_specialized``, ``_hits``,
+  ``_misses``, ``_deopts``.  Divided by the calls and the run's ``loops`` (and
+  ``inner_loops``) they are per benchmark iteration.
+
+Not the instruction count: the loop adds its instructions to ``stats()`` only when it returns
+to C, and with the whole process in pyadapt the frame that runs pyperf's timing loop, the
+benchmark and this hook is one loop that returns long after the timed call; the counters
+above are counted as they happen.
 
 A worker that ran natively (pyadapt not enabled) records ``pyadapt_enabled: false`` and
 counters of zero, so whoever reads the JSON (bench/standard.py) can tell it from a real run.
@@ -21,14 +25,13 @@ The hook only observes; it never fails a run.
 import pyadapt
 
 _FAMILY_KEYS = ("specialized", "hits", "misses", "deopts")
-COUNTERS = ("instructions", "frames", "fallbacks") + _FAMILY_KEYS
+COUNTERS = ("frames", "fallbacks") + _FAMILY_KEYS
 
 
 def counters():
     """pyadapt's counters now, as one flat dict of COUNTERS (families summed)."""
     st = pyadapt.stats()
-    out = {"instructions": st["instructions"], "frames": st["frames"],
-           "fallbacks": sum(st["fallbacks"].values())}
+    out = {"frames": st["frames"], "fallbacks": sum(st["fallbacks"].values())}
     for key in _FAMILY_KEYS:
         out[key] = sum(f[key] for f in st["families"].values())
     return out
