@@ -14,6 +14,8 @@ import statistics
 import sys
 
 MODE_FILES = ("native-3.10", "native", "generic", "adaptive")
+# the standard suite (pyperformance's scripts, bench/standard.py): pyperformance-native.json, ...
+STANDARD_PREFIX = "pyperformance-"
 RUN_INFO = "run.json"
 
 
@@ -60,6 +62,23 @@ def _run_meta(bench, key):
     return statistics.median(vals) if vals else None
 
 
+# pyadapt's counters as pyperf's hook records them (pyadapt/_pyperf_hook.py): sums over the
+# timed calls of a worker, made per benchmark iteration here
+_COUNTER_KEYS = ("instructions", "specialized", "hits", "misses", "deopts", "fallbacks", "frames")
+
+
+def _per_iteration(bench, key):
+    """Median over the runs with values of the hook's `key` per benchmark iteration."""
+    vals = []
+    for r in bench.get_runs():
+        m = r.get_metadata()
+        calls = m.get("pyadapt_timed_calls")
+        if r.values and calls and "pyadapt_timed_" + key in m:
+            vals.append(m["pyadapt_timed_" + key] / (calls * m.get("loops", 1)
+                                                     * m.get("inner_loops", 1)))
+    return statistics.median(vals) if vals else None
+
+
 def _digests(bench):
     return {r.get_metadata()["result_digest"] for r in bench.get_runs()
             if "result_digest" in r.get_metadata()}
@@ -87,6 +106,18 @@ def _fmt_time(seconds, stdev):
     if seconds is None:
         return "-"
     return "%.1f ±%.1f" % (seconds * 1e3, (stdev or 0.0) * 1e3)
+
+
+def _fmt_time_with_unit(seconds, stdev):
+    """A time and its spread in the unit that suits it (pyperformance's range from ns to s)."""
+    if seconds is None:
+        return "-"
+    for factor, unit in ((1, "s"), (1e-3, "ms"), (1e-6, "us"), (1e-9, "ns")):
+        if seconds >= factor:
+            break
+    spread = (stdev or 0.0) / factor
+    return "%.3g ±%s %s" % (seconds / factor, "%.0f" % spread if spread >= 10 else "%.2g" % spread,
+                            unit)
 
 
 def _fmt_ratio(r):
@@ -121,21 +152,25 @@ def _table(header, rows, markdown, align_left=1):
     return "\n".join([fmt(header), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows])
 
 
-def collect(directory):
-    suites = {stem: _load(os.path.join(directory, stem + ".json")) for stem in MODE_FILES}
+def _collect_rows(directory, prefix):
+    """(suites by mode, benchmark names, rows by name) of the files directory/<prefix><mode>.json."""
+    suites = {stem: _load(os.path.join(directory, prefix + stem + ".json")) for stem in MODE_FILES}
     names = []
     for stem in MODE_FILES:
         if suites[stem] is not None:
             for n in suites[stem].get_benchmark_names():
                 if n not in names:
                     names.append(n)
-    try:
-        from bench import workloads
+    if prefix:
+        names.sort()
+    else:
+        try:
+            from bench import workloads
 
-        order = {n: i for i, n in enumerate(workloads.NAMES)}
-        names.sort(key=lambda n: order.get(n, len(order)))
-    except ImportError:
-        pass
+            order = {n: i for i, n in enumerate(workloads.NAMES)}
+            names.sort(key=lambda n: order.get(n, len(order)))
+        except ImportError:
+            pass
     rows = {}
     for name in names:
         row = {}
@@ -149,23 +184,29 @@ def collect(directory):
                 "stdev": b.stdev() if len(values) > 1 else 0.0,
                 "nvalues": len(values),
                 "digests": _digests(b),
-                "instructions": _run_meta(b, "pyadapt_instructions"),
-                "specialized": _run_meta(b, "pyadapt_specialized"),
                 "first_specialized": _run_meta(b, "pyadapt_first_specialized"),
-                "hits": _run_meta(b, "pyadapt_hits"),
-                "misses": _run_meta(b, "pyadapt_misses"),
-                "deopts": _run_meta(b, "pyadapt_deopts"),
-                "fallbacks": _run_meta(b, "pyadapt_fallbacks"),
-                "frames": _run_meta(b, "pyadapt_frames"),
                 "python": b.get_metadata().get("python_version", "?"),
             }
+            for key in _COUNTER_KEYS:
+                value = _run_meta(b, "pyadapt_" + key)
+                row[stem][key] = value if value is not None else _per_iteration(b, key)
         rows[name] = row
+    return suites, names, rows
+
+
+def collect(directory):
+    suites, names, rows = _collect_rows(directory, "")
     costs = _load(os.path.join(directory, "costs.json"))
     info = {}
     if os.path.exists(os.path.join(directory, RUN_INFO)):
         with open(os.path.join(directory, RUN_INFO)) as f:
             info = json.load(f)
     return suites, names, rows, costs, info
+
+
+def collect_standard(directory):
+    """The standard suite's (suites by mode, names, rows), as collect's."""
+    return _collect_rows(directory, STANDARD_PREFIX)
 
 
 def _ratio(row, a, b):
@@ -175,13 +216,92 @@ def _ratio(row, a, b):
 
 
 LABELS = {"native-3.10": "3.10", "native": "3.11", "generic": "generic", "adaptive": "adaptive"}
-RATIOS = (("adaptive", "generic"), ("adaptive", "native"), ("adaptive", "native-3.10"),
+RATIOS = (("adaptive", "generic"), ("generic", "native"), ("adaptive", "native"), ("adaptive", "native-3.10"),
           ("native", "native-3.10"))
+
+
+def _suite_tables(names, rows, text, md, what, unit):
+    """The times-and-ratios table and the counters table of one suite, appended to text/md."""
+    def both(s):
+        text.append(s)
+        md.append(s)
+
+    # -- times and ratios
+    present = [s for s in MODE_FILES if any(s in r for r in rows.values())]
+    per_call = what == "workload"  # the own suite: every time in ms
+    fmt_time = _fmt_time if per_call else _fmt_time_with_unit
+    header = [what] + [("%s (ms)" if per_call else "%s") % LABELS[s] for s in present]
+    ratio_cols = [(a, b) for a, b in RATIOS if a in present and b in present]
+    header += ["%s/%s" % (LABELS[a], LABELS[b]) for a, b in ratio_cols]
+    table = []
+    warnings = []
+    for name in names:
+        r = rows[name]
+        line = [name] + [fmt_time(r[s]["median"], r[s]["stdev"]) if s in r else "-" for s in present]
+        line += [_fmt_ratio(_ratio(r, a, b)) for a, b in ratio_cols]
+        table.append(line)
+        digests = set()
+        for s in present:
+            if s in r:
+                digests |= r[s]["digests"]
+        if len(digests) > 1:
+            warnings.append("%s: results differ between runs/modes (digests %s)"
+                            % (name, ", ".join(sorted(digests))))
+    gm = ["geometric mean"] + [""] * len(present)
+    gm += [_fmt_ratio(geomean([_ratio(rows[n], a, b) for n in names])) for a, b in ratio_cols]
+    table.append(gm)
+    text.append(_table(header, table, False))
+    md.append(_table(header, table, True))
+    both("")
+    both("times: median ±stdev of pyperf's values, %s; ratios" % unit + ": of medians from this "
+         "run, below 1.00 = the first named is faster (adaptive/3.11 0.80: pyadapt takes 80% of "
+         "CPython 3.11's time).")
+    for w in warnings:
+        both("WARNING: " + w)
+
+    # -- what pyadapt did
+    if any("adaptive" in r or "generic" in r for r in rows.values()):
+        both("")
+        both("pyadapt's counters for one warm call (adaptive mode; instructions/s also generic):"
+             if per_call else "pyadapt's counters %s (adaptive mode):" % unit)
+        both("")
+        if per_call:
+            header = [what, "instructions", "instr/s adaptive", "instr/s generic",
+                      "specialized (first call)", "re-specialized", "misses", "deopts", "fallbacks"]
+        else:  # the hook sees the timed calls only, and cannot count instructions (see it)
+            header = [what, "frames", "specialized hits", "re-specialized", "misses", "deopts",
+                      "fallbacks"]
+        table = []
+        for name in names:
+            a = rows[name].get("adaptive")
+            g = rows[name].get("generic")
+            if a is None and g is None:
+                continue
+            if per_call:
+                ins = (a or g)["instructions"]
+                ips_a = a["instructions"] / a["median"] if a and a["instructions"] else None
+                ips_g = g["instructions"] / g["median"] if g and g["instructions"] else None
+                line = [name, _fmt_si(ins), _fmt_si(ips_a), _fmt_si(ips_g),
+                        _fmt_si(a and a["first_specialized"])]
+            else:
+                line = [name, _fmt_si((a or g)["frames"]), _fmt_si(a and a["hits"])]
+            line += [_fmt_si(a and a["specialized"]), _fmt_si(a and a["misses"]),
+                     _fmt_si(a and a["deopts"]), _fmt_si((a or g)["fallbacks"])]
+            table.append(line)
+        text.append(_table(header, table, False))
+        md.append(_table(header, table, True))
+        both("")
+        both("re-specialized/misses/deopts: during the warm call (after the first)" if per_call
+             else "re-specialized/misses/deopts: during the timed iterations (pyperf's values, "
+             "after its warmups)")
+        both("fallbacks: frames handed to CPython's loop (generator and coroutine creation).")
 
 
 def render(directory):
     """(plain text, markdown) of the run in `directory`."""
     suites, names, rows, costs, info = collect(directory)
+    std_suites, std_names, std_rows = collect_standard(directory)
+    std_loads = _load_averages(std_suites)
     text, md = [], []
 
     def both(s):
@@ -190,7 +310,7 @@ def render(directory):
 
     pythons = {}
     for stem in MODE_FILES:
-        for r in rows.values():
+        for r in list(rows.values()) + list(std_rows.values()):
             if stem in r:
                 pythons[stem] = r[stem]["python"]
                 break
@@ -225,62 +345,22 @@ def render(directory):
                  "run interleaved workload by workload, suffer less.")
     both("")
 
-    # -- times and ratios
-    present = [s for s in MODE_FILES if any(s in r for r in rows.values())]
-    header = ["workload"] + ["%s (ms)" % LABELS[s] for s in present]
-    ratio_cols = [(a, b) for a, b in RATIOS if a in present and b in present]
-    header += ["%s/%s" % (LABELS[a], LABELS[b]) for a, b in ratio_cols]
-    table = []
-    warnings = []
-    for name in names:
-        r = rows[name]
-        line = [name] + [_fmt_time(r[s]["median"], r[s]["stdev"]) if s in r else "-" for s in present]
-        line += [_fmt_ratio(_ratio(r, a, b)) for a, b in ratio_cols]
-        table.append(line)
-        digests = set()
-        for s in present:
-            if s in r:
-                digests |= r[s]["digests"]
-        if len(digests) > 1:
-            warnings.append("%s: results differ between runs/modes (digests %s)"
-                            % (name, ", ".join(sorted(digests))))
-    gm = ["geometric mean"] + [""] * len(present)
-    gm += [_fmt_ratio(geomean([_ratio(rows[n], a, b) for n in names])) for a, b in ratio_cols]
-    table.append(gm)
-    text.append(_table(header, table, False))
-    md.append(_table(header, table, True))
-    both("")
-    both("times: median ±stdev of pyperf's values, per workload call; ratios: of medians from this "
-         "run, below 1.00 = the first named is faster (adaptive/3.11 0.80: pyadapt takes 80% of "
-         "CPython 3.11's time).")
-    for w in warnings:
-        both("WARNING: " + w)
-
-    # -- what pyadapt did
-    if any("adaptive" in r or "generic" in r for r in rows.values()):
+    if names:
+        _suite_tables(names, rows, text, md, "workload", "per workload call")
+    if std_names:
+        if names:
+            both("")
+        both("The standard suite: pyperformance %s's benchmark scripts, unmodified, each run as a "
+             "whole program (natively, and as `python -m pyadapt [--generic] run_benchmark.py`: "
+             "the script, pyperf and its timing loop in pyadapt)%s:"
+             % (info.get("pyperformance") or "", "" if not std_loads else
+                "; load average min %.2f, median %.2f, max %.2f" % (
+                    min(std_loads), statistics.median(std_loads), max(std_loads))))
         both("")
-        both("pyadapt's counters for one warm call (adaptive mode; instructions/s also generic):")
+        _suite_tables(std_names, std_rows, text, md, "benchmark", "per benchmark iteration")
+    elif info.get("pyperformance_skipped"):
         both("")
-        header = ["workload", "instructions", "instr/s adaptive", "instr/s generic",
-                  "specialized (first call)", "re-specialized", "misses", "deopts", "fallbacks"]
-        table = []
-        for name in names:
-            a = rows[name].get("adaptive")
-            g = rows[name].get("generic")
-            if a is None and g is None:
-                continue
-            ins = (a or g)["instructions"]
-            ips_a = a["instructions"] / a["median"] if a and a["instructions"] else None
-            ips_g = g["instructions"] / g["median"] if g and g["instructions"] else None
-            table.append([name, _fmt_si(ins), _fmt_si(ips_a), _fmt_si(ips_g),
-                          _fmt_si(a and a["first_specialized"]), _fmt_si(a and a["specialized"]),
-                          _fmt_si(a and a["misses"]), _fmt_si(a and a["deopts"]),
-                          _fmt_si((a or g)["fallbacks"])])
-        text.append(_table(header, table, False))
-        md.append(_table(header, table, True))
-        both("")
-        both("re-specialized/misses/deopts: during the warm call (after the first); "
-             "fallbacks: frames handed to CPython's loop (generator and coroutine creation).")
+        both("pyperformance benchmarks skipped: %s" % info["pyperformance_skipped"])
 
     # -- costs
     if costs is not None:

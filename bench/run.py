@@ -1,10 +1,15 @@
 """Run pyadapt's benchmark suite: every workload natively on CPython 3.11, under pyadapt in
 generic mode (specialization off), under pyadapt in adaptive mode, and natively on CPython
-3.10 as a second baseline; then pyadapt's own costs; then print the table.
+3.10 as a second baseline; the same for pyperformance's benchmark scripts (the standard
+suite, bench/standard.py); then pyadapt's own costs; then print the tables.
 
-    python -m bench                 # full run (about 20-25 minutes on 2 cores)
-    python -m bench --fast          # rough answer (under 5 minutes)
+    python -m bench                 # full run (own workloads about 20-25 minutes on 2 cores;
+                                    # pyperformance's scripts an estimated 6-7 hours more)
+    python -m bench --fast          # rough answer (own workloads under 5 minutes, with
+                                    # pyperformance's about an hour)
     python -m bench --workloads nbody,fib --no-costs
+    python -m bench --pyperformance none          # only the own workloads
+    python -m bench --workloads none --pyperformance richards,float --modes native,adaptive
     python -m bench --report bench/results/latest    # the tables of an earlier run again
 
 Every (workload, mode) pair is a pyperf invocation of bench/worker.py, and pyperf spawns
@@ -15,8 +20,13 @@ shared machine reaches all modes alike.  Results are pyperf JSON files, one per 
 (bench/results/latest points at the newest):
 
     native.json  generic.json  adaptive.json  native-3.10.json  costs.json  table.txt  table.md
+    pyperformance-native.json  pyperformance-generic.json  ...   (the standard suite)
 
 so that, for example, ``python -m pyperf compare_to native.json adaptive.json --table`` works.
+The standard suite has files of its own because its benchmark names (nbody, richards, go,
+...) are those of pyperformance, several of which the own workloads also use.  Each of its
+scripts runs as a whole program, natively or as ``python -m pyadapt script`` (see
+bench/standard.py); the modes interleave script by script and round by round as above.
 """
 import argparse
 import datetime
@@ -31,7 +41,7 @@ ROOT = os.path.dirname(HERE)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from bench import workloads  # noqa: E402
+from bench import report, standard, workloads  # noqa: E402
 
 WORKER = os.path.join(HERE, "worker.py")
 COSTS = os.path.join(HERE, "costs.py")
@@ -179,12 +189,60 @@ def run_pyperf(cmd, what, attempts=2):
     return summary_of(proc.stdout), elapsed
 
 
+def run_standard(bench, stem, mode, python, out, pyperf_opts, loops):
+    """One round of one pyperformance script in one mode: (summary, loops) or (None, None)."""
+    import pyperf
+
+    what = "%s/%s" % (bench.name, stem)
+    tmp = os.path.join(out, ".%s.tmp.json" % stem)
+    if os.path.exists(tmp):
+        os.remove(tmp)
+    opts = list(pyperf_opts) + (["--loops", str(loops)] if loops else [])
+    summary, _ = run_pyperf(standard.command(bench, mode, python, tmp, opts), what)
+    if summary is None:
+        return None, None
+    suite = pyperf.BenchmarkSuite.load(tmp)
+    os.remove(tmp)
+    why = standard.check(suite, mode)
+    if why:
+        log("FAILED: %s: %s" % (what, why))
+        return None, None
+    standard.merge(os.path.join(out, report.STANDARD_PREFIX + stem + ".json"), suite)
+    return summary, standard.single_loops(suite)
+
+
+def select_standard(arg):
+    """(benchmarks, pyperformance version, why skipped) for --pyperformance ARG."""
+    if arg == "none":
+        return [], None, None
+    found, why = standard.locate()
+    if found is None:
+        return [], None, why
+    root, version = found
+    if not standard.hook_installed():
+        return [], version, ("pyadapt's pyperf hook is not registered (reinstall pyadapt: %s)"
+                             % standard.INSTALL_HINT)
+    benches = standard.discover(root)
+    if arg != "all":
+        wanted = [n for n in arg.split(",") if n]
+        by_name = {b.name: b for b in benches}
+        unknown = [n for n in wanted if n not in by_name]
+        if unknown:
+            sys.exit("unknown pyperformance benchmark(s): %s (have: %s)"
+                     % (", ".join(unknown), ", ".join(by_name)))
+        benches = [by_name[n] for n in wanted]
+    return benches, version, None
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--fast", action="store_true", help="a rough answer in a few minutes")
     ap.add_argument("--workloads", default="",
-                    help="comma-separated subset (default: all): " + ", ".join(workloads.NAMES))
+                    help="comma-separated subset (default: all), or none: " + ", ".join(workloads.NAMES))
+    ap.add_argument("--pyperformance", default="all", metavar="NAMES",
+                    help="pyperformance benchmarks to run: all (default: those needing no "
+                    "third-party package or network), none, or comma-separated names")
     ap.add_argument("--modes", default="native-3.10,native,generic,adaptive",
                     help="comma-separated subset of native-3.10,native,generic,adaptive")
     ap.add_argument("--python310", default="", help="CPython 3.10 to use (default: pyenv's %s)"
@@ -196,10 +254,11 @@ def main(argv=None):
     ap.add_argument("--out", default="", help="result directory (default: bench/results/<date-time>)")
     ap.add_argument("--report", metavar="DIR", default="",
                     help="only print the tables of the results in DIR")
+    ap.add_argument("--rounds", type=int, default=0,
+                    help="rounds over all benchmarks and modes (default: %d, --fast %d)"
+                    % (FULL_ROUNDS, FAST_ROUNDS))
     ap.add_argument("--pyperf", default="", help="extra pyperf options, e.g. '--processes 6'")
     args = ap.parse_args(argv)
-
-    from bench import report
 
     if args.report:
         text, md = report.render(args.report)
@@ -209,7 +268,10 @@ def main(argv=None):
     if sys.version_info[:2] != (3, 11):
         sys.exit("run the suite with CPython 3.11 (pyadapt's interpreter), not %d.%d"
                  % sys.version_info[:2])
-    names = [n for n in args.workloads.split(",") if n] or list(workloads.NAMES)
+    if args.workloads == "none":
+        names = []
+    else:
+        names = [n for n in args.workloads.split(",") if n] or list(workloads.NAMES)
     for n in names:
         workloads.load(n)
     wanted = [m for m in args.modes.split(",") if m]
@@ -227,6 +289,14 @@ def main(argv=None):
         if os.path.exists(path):
             os.remove(path)
 
+    std_benches, std_version, skipped_std = select_standard(args.pyperformance)
+    if skipped_std:
+        log("pyperformance benchmarks SKIPPED: %s" % skipped_std)
+    for m in modes:
+        path = os.path.join(out, report.STANDARD_PREFIX + m[0] + ".json")
+        if os.path.exists(path):
+            os.remove(path)
+
     interpreters = {"py311": sys.executable}
     skipped_310 = None
     if any(m[2] == "py310" for m in modes):
@@ -240,16 +310,19 @@ def main(argv=None):
         else:
             interpreters["py310"] = py310
 
-    rounds = FAST_ROUNDS if args.fast else FULL_ROUNDS
+    rounds = args.rounds or (FAST_ROUNDS if args.fast else FULL_ROUNDS)
     pyperf_opts = list(FAST_PYPERF if args.fast else FULL_PYPERF) + args.pyperf.split()
-    log("pyadapt benchmarks: %d workloads x %d modes (%s), %s run: %d round(s) of pyperf %s; "
-        "results in %s" % (len(names), len(modes), ", ".join(m[0] for m in modes),
-                           "fast" if args.fast else "full", rounds, " ".join(pyperf_opts), out))
+    log("pyadapt benchmarks: %d workloads + %d pyperformance %s benchmarks x %d modes (%s), "
+        "%s run: %d round(s) of pyperf %s; results in %s"
+        % (len(names), len(std_benches), std_version or "-", len(modes),
+           ", ".join(m[0] for m in modes), "fast" if args.fast else "full", rounds,
+           " ".join(pyperf_opts), out))
     # Round by round, workload by workload, mode by mode: every mode of a workload is
     # measured close in time to the others, so a change in the machine's load (it is
     # shared) reaches all of them.  pyperf --append adds each round's runs to the same
     # benchmark; rounds after the first reuse the first round's calibrated loop count.
     failures = []
+    std_loops = {}
     for rnd in range(rounds):
         for name in names:
             t0 = time.monotonic()
@@ -270,6 +343,23 @@ def main(argv=None):
                 results.append("%s %s" % (stem, summary))
             log("[%d/%d] %-17s %s  [%.0f s]" % (rnd + 1, rounds, name, ", ".join(results),
                                               time.monotonic() - t0))
+        for bench in std_benches:
+            t0 = time.monotonic()
+            results = []
+            for stem, mode, interp in modes:
+                what = "%s/%s" % (bench.name, stem)
+                if what in failures:
+                    continue
+                summary, loops = run_standard(bench, stem, mode, interpreters[interp], out,
+                                              pyperf_opts, std_loops.get(what))
+                if summary is None:
+                    failures.append(what)
+                    summary = "FAILED"
+                elif not rnd and loops:
+                    std_loops[what] = loops
+                results.append("%s %s" % (stem, summary))
+            log("[%d/%d] pp %-14s %s  [%.0f s]" % (rnd + 1, rounds, bench.name,
+                                                 ", ".join(results), time.monotonic() - t0))
 
     if not args.no_costs:
         log("pyadapt's own costs:")
@@ -302,6 +392,8 @@ def main(argv=None):
         "fast": args.fast,
         "pyperf_options": "%d x (%s)" % (rounds, " ".join(pyperf_opts)),
         "py310_skipped": skipped_310,
+        "pyperformance": std_version,
+        "pyperformance_skipped": skipped_std,
         "failures": failures,
         "pyadapt_build": pyadapt_build(),
     })
@@ -321,8 +413,11 @@ def main(argv=None):
     print()
     print(text)
     log("\ntotal time %.1f min; results: %s" % (elapsed / 60, out))
-    log("compare two modes: python -m pyperf compare_to %s %s --table"
-        % (os.path.join(out, "native.json"), os.path.join(out, "adaptive.json")))
+    for prefix in ("", report.STANDARD_PREFIX):
+        if os.path.exists(os.path.join(out, prefix + "adaptive.json")):
+            log("compare two modes: python -m pyperf compare_to %s %s --table"
+                % (os.path.join(out, prefix + "native.json"),
+                   os.path.join(out, prefix + "adaptive.json")))
     if failures:
         log("FAILED: %s" % ", ".join(failures))
         return 1

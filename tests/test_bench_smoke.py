@@ -57,3 +57,63 @@ def test_worker_runs_one_workload_and_records_counters(tmp_path):
 
     text, md = report.render(str(tmp_path))
     assert "point_shifted" in text and "| point_shifted" in md
+
+
+# ---- the standard suite: pyperformance's scripts (bench/standard.py) ---------------------
+
+
+def _pyperformance_root():
+    from bench import standard
+
+    found, why = standard.locate()
+    if found is None:
+        pytest.skip(why)
+    if not standard.hook_installed():
+        pytest.skip("pyadapt's pyperf hook is not registered: reinstall pyadapt (%s)"
+                    % standard.INSTALL_HINT)
+    return found[0]
+
+
+def test_standard_suite_keeps_the_benchmarks_that_need_nothing_but_pyperf():
+    from bench import standard
+
+    names = {b.name for b in standard.discover(_pyperformance_root())}
+    assert {"richards", "nbody", "deepcopy", "pickle_pure_python", "scimark"} <= names
+    assert not names & set(standard.EXCLUDED)
+    assert "chameleon" not in names  # needs Chameleon (requirements.txt)
+    assert "async_tree_eager" not in names  # requires-python >= 3.12
+    scripts = {b.name: b for b in standard.discover(_pyperformance_root())}
+    assert scripts["pickle_pure_python"].args == ("--pure-python", "pickle")
+
+
+def test_standard_benchmark_runs_under_pyadapt_and_a_native_worker_is_caught(tmp_path):
+    """One pyperformance script, one value, natively and adaptive through bench's runner;
+    then the same script whose workers do not get PYADAPT (no --inherit-environ): they run
+    natively, and the check says so."""
+    import pyperf
+
+    from bench import report, run, standard
+
+    root = _pyperformance_root()
+    out = tmp_path / "run"
+    status = run.main(["--workloads", "none", "--pyperformance", "unpack_sequence",
+                       "--modes", "native,adaptive", "--no-costs", "--fast",
+                       "--pyperf=--debug-single-value", "--out", str(out)])
+    assert status == 0
+    suite = pyperf.BenchmarkSuite.load(str(out / "pyperformance-adaptive.json"))
+    meta = [r.get_metadata() for r in suite.get_benchmark("unpack_sequence").get_runs()]
+    assert meta and all(m["pyadapt_enabled"] and m["pyadapt_specialize"] for m in meta)
+    assert all(m["pyadapt_timed_frames"] > 0 and m["pyadapt_timed_hits"] > 0 for m in meta)
+    text, md = report.render(str(out))
+    assert "unpack_sequence" in text and "| unpack_sequence" in md and "adaptive/3.11" in text
+
+    bench = next(b for b in standard.discover(root) if b.name == "unpack_sequence")
+    cmd = standard.command(bench, "adaptive", sys.executable, str(tmp_path / "lost.json"),
+                           ["--debug-single-value"])
+    cut = cmd.index("--inherit-environ")
+    del cmd[cut:cut + 2]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYADAPT")}
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lost = pyperf.BenchmarkSuite.load(str(tmp_path / "lost.json"))
+    assert "ran natively" in standard.check(lost, "adaptive")
