@@ -53,6 +53,7 @@ pa_config_t pa_config = {1, 2, 52, 12};
     X(ITERATOR, "iterator type not specialized") \
     X(GEN_STATE, "generator running or finished") \
     X(SLOT_KIND, "member descriptor of an unsupported kind") \
+    X(NOT_OPTIMIZED, "function of module-level code (its locals are the globals)") \
     X(FOREIGN_SLOT, "member descriptor of a class the object is not an instance of") \
     X(MUTABLE_DESCR_CLASS, "class attribute of a mutable class (could gain __get__/__set__)")
 
@@ -880,7 +881,13 @@ pa_specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwn
             goto fail;
         }
         /* generator and coroutine functions too: their frame's RETURN_GENERATOR makes the
-         * object (csrc/pa_frame311.c) and returns it to this call */
+         * object (csrc/pa_frame311.c) and returns it to this call.  Not a function made of
+         * module-level code (FunctionType(compile(...)), top-level await): its frame needs
+         * the globals as its locals, which only the generic CALL sets up. */
+        if (!(co->co_flags & CO_OPTIMIZED)) {
+            kind = PA_FAIL_NOT_OPTIMIZED;
+            goto fail;
+        }
         if ((co->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) || co->co_kwonlyargcount) {
             kind = PA_FAIL_ARGS_SHAPE;
             goto fail;
