@@ -181,8 +181,8 @@ def format_top_sites(records, top=10, *, cwd=None):
     w("")
     troubled = troubled_sites(records)
     if troubled:
-        w("sites that failed to specialize or deoptimized (top %d of %d; backoff: failed "
-          "attempts and deopts, capped)" % (min(top, len(troubled)), len(troubled)))
+        w("sites that failed to specialize or deoptimized (top %d of %d; backoff counts both)"
+          % (min(top, len(troubled)), len(troubled)))
         w("  %7s  %-16s %-40s %s" % ("backoff", "instruction", "site (function)",
                                      "last failure"))
         for r in troubled[:top]:
