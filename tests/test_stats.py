@@ -2,8 +2,9 @@
 
 A small program has three sites whose fate is known: a float addition in a hot loop
 (specialized, every guard holding), an addition that specialized on ints and then saw floats
-(specialized, missing), and a multiplication of an int by a float (failed: operands of
-different types).  The records are checked against the program's own text (file, line,
+(specialized, missing), a multiplication of an int by a float (failed: operands of
+different types), and a subtraction that specialized on ints and then saw more floats than its
+miss budget (deoptimized, warming up again).  The records are checked against the program's own text (file, line,
 column) and against the counts that follow from the warmup; the program's output against a
 native run.
 """
@@ -27,6 +28,10 @@ def scale(v, k):
     return v * k
 
 
+def sub(a, b):
+    return a - b
+
+
 def hot(n):
     t = 0.0
     for i in range(n):
@@ -40,6 +45,10 @@ for i in range(30):
     add(0.5, 1.5)
 for i in range(20):
     scale(3, 0.5)
+for i in range(100):
+    sub(i, 1)
+for i in range(60):
+    sub(0.5, 1.5)
 print(hot(300), sys.argv[1:])
 '''
 
@@ -102,10 +111,18 @@ def test_stats_json_describes_the_run_and_its_sites(tmp_path, warmup):
     assert scale["failure"] == "operands of different types"
     assert scale["hits"] == 0 and scale["backoff"] >= 1
 
+    # 52 misses deoptimized it (backoff 1: 31 executions before the next attempt), and the
+    # 8 floats after that counted down
+    sub = site(doc, "a - b", "BINARY_OP")
+    assert doc["miss_budget"] == 52
+    assert (sub["form"], sub["kind"], sub["failure"]) == ("BINARY_OP_ADAPTIVE", "adaptive", None)
+    assert (sub["backoff"], sub["countdown"], sub["hits"], sub["misses"]) == (1, 31 - 8, 0, 0)
+    assert doc["specialized"]["BINARY_OP_SUBTRACT_INT"]["deopts"] == 1
+
     # the loop's own sites: the module level is in the records too
     loop = [r for r in doc["sites"] if r["file"].endswith("sites.py")
             and r["function"] == "<module>" and r["form"] == "FOR_ITER_RANGE"]
-    assert len(loop) == 3 and all(r["hits"] > 0 for r in loop), loop
+    assert len(loop) == 5 and all(r["hits"] > 0 for r in loop), loop
     # every record has the documented keys
     keys = {"file", "line", "column", "end_line", "end_column", "function", "offset",
             "instruction", "form", "kind", "hits", "misses", "backoff", "countdown", "failure"}
@@ -149,7 +166,10 @@ def test_stats_lists_the_top_sites(tmp_path):
     line, column, _ = where("v * k")
     failed = next(t for t in err.splitlines() if f"sites.py:{line}:{column} (scale)" in t)
     assert "BINARY_OP" in failed and failed.endswith("operands of different types"), failed
-    assert "sites that failed to specialize or deoptimized (top" in err
+    line, column, _ = where("a - b")
+    deopted = next(t for t in err.splitlines() if f"sites.py:{line}:{column} (sub)" in t)
+    assert deopted.endswith("deoptimized, warming up again"), deopted
+    assert "sites that failed to specialize or deoptimized (top 2 of 2;" in err, err
 
 
 def test_stats_top_limits_and_implies_stats(tmp_path):
