@@ -640,7 +640,7 @@ def _run_stdin(opts, argv0, args, python_console_follows):
     main_module = _new_main()
     interactive = opts.inspect or bool(sys.flags.interactive) or _stdin_is_a_terminal()
     if interactive:
-        _program["kind"] = "interactive"
+        _program.update(kind="interactive", target=None)
         # Everything the console needs is set up natively; once pyadapt is on, this frame
         # (started natively, so still run by CPython's loop) calls only C builtins.
         _banner()

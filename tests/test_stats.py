@@ -1,12 +1,12 @@
 """``--stats-json``'s run description and per-site records, and ``--stats``' top sites.
 
-A small program has three sites whose fate is known: a float addition in a hot loop
+A small program has four sites whose fate is known: a float addition in a hot loop
 (specialized, every guard holding), an addition that specialized on ints and then saw floats
-(specialized, missing), a multiplication of an int by a float (failed: operands of
-different types), and a subtraction that specialized on ints and then saw more floats than its
-miss budget (deoptimized, warming up again).  The records are checked against the program's own text (file, line,
-column) and against the counts that follow from the warmup; the program's output against a
-native run.
+(specialized, missing), a multiplication of an int by a float (failed: operands of different
+types), and a subtraction that specialized on ints and then saw more floats than its miss
+budget (deoptimized, warming up again).  The records are checked against the program's own
+text (file, line, column) and against the counts that follow from the warmup; the program's
+output against a native run.
 """
 import json
 import platform
@@ -136,19 +136,29 @@ def test_generic_mode_keeps_no_sites(tmp_path):
     assert doc["instructions"] > 300 * 4, "pyadapt did not run the program"
 
 
+LOOP = "for i in range(50): i + 1"
+
+
 @pytest.mark.parametrize("program, kind, target, args", [
-    (("-c", "for i in range(50): i + 1", "x"), "command", "for i in range(50): i + 1", ["x"]),
+    (("-c", LOOP, "x"), "command", LOOP, ["x"]),
+    (("-", "a"), "stdin", "-", ["a"]),
+    (("-i",), "interactive", None, []),
     (("-m", "sites", "y"), "module", "sites", ["y"]),
 ])
 def test_stats_json_names_the_program(tmp_path, program, kind, target, args):
     write(tmp_path / "sites.py", SITES)
-    proc = run_pyadapt(["--warmup", "2", "--stats-json", "stats.json", *program], tmp_path)
+    proc = run_pyadapt(["--warmup", "2", "--stats-json", "stats.json", *program], tmp_path,
+                       stdin=LOOP + "\n")
     assert proc.returncode == 0, describe(proc)
     doc = json.loads((tmp_path / "stats.json").read_text())
     assert doc["program"] == {"kind": kind, "target": target, "args": args}
-    if kind == "command":
+    if kind == "interactive":
+        # each statement's code is freed once it ran: what is alive at exit has no sites
+        assert doc["instructions"] > 50 * 3, "pyadapt did not run the console's statements"
+    elif kind != "module":
         (add,) = [r for r in doc["sites"] if r["instruction"] == "BINARY_OP"]
-        assert (add["file"], add["line"], add["column"]) == ("<string>", 1, 20)
+        filename = "<string>" if kind == "command" else "<stdin>"
+        assert (add["file"], add["line"], add["column"]) == (filename, 1, LOOP.index("i + 1"))
         assert add["form"] == "BINARY_OP_ADD_INT" and add["hits"] == 48
     else:
         # -m: the module level runs through runpy, and its sites are kept too
