@@ -42,8 +42,13 @@ _OPTIONS = (
      "at exit, print a summary of what pyadapt did to stderr: instructions, frames, "
      "fallbacks, the families with their hits, misses and hit rates, failed "
      "specializations by kind"),
+    (("--stats-top",), "stats_top", "N",
+     "with --stats (implied): how many sites the summary lists by misses and by failed "
+     "specializations, with file:line:column (default 10; 0: none)"),
     (("--stats-json",), "stats_json", "FILE",
-     "at exit, write pyadapt.stats() to FILE as JSON"),
+     "at exit, write the statistics to FILE as JSON: the run (mode, warmup, pyadapt and "
+     "Python versions, the program), pyadapt.stats()'s totals, and a record per site that "
+     "ran (file, line, column, instruction, form, hits, misses, backoff, last failure)"),
     (("--report",), "report", "DIR",
      "at exit, write an HTML report to DIR: one page per source file, each expression "
      "coloured by how it specialized, details on hover; open DIR/index.html"),
@@ -189,9 +194,22 @@ def _checked(opts, last_value, have_program):
         if opts.generic and opts.warmup != "never":
             _usage_error("--generic and --warmup contradict each other: generic mode never "
                          "specializes (--warmup never is generic mode)")
+    if opts.stats_top is not None:
+        opts.stats_top = _count("--stats-top", opts.stats_top)
+        opts.stats = True
     if opts.report is not None and os.path.exists(opts.report) and not os.path.isdir(opts.report):
         _usage_error(f"argument --report: {opts.report!r} is not a directory")
     return opts
+
+
+def _count(flag, text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        _usage_error(f"argument {flag}: expected a count (0 or more), not {text!r}")
+    return value
 
 
 def _warmup(text):
@@ -339,11 +357,15 @@ def _native_traceback(tb):
 
 _kept_for_report = []
 
+# What runs, for --stats-json: set by main once the command line is parsed.
+_program = {"kind": None, "target": None, "args": []}
+
 
 def _keep_main_code_for_report():
-    """Keep the module code of a program run through runpy alive for the report at exit
-    (otherwise it is freed when runpy's exec returns and its page would miss the module
-    level): runpy._run_code's exec is seen through the "exec" audit event."""
+    """Keep the module code of a program run through runpy alive for the report and the
+    statistics at exit (otherwise it is freed when runpy's exec returns and its page and
+    sites would miss the module level): runpy._run_code's exec is seen through the "exec"
+    audit event."""
     import runpy
 
     run_code = runpy._run_code.__code__
@@ -353,6 +375,11 @@ def _keep_main_code_for_report():
             _kept_for_report.append(args[0])
 
     sys.addaudithook(hook)
+
+
+def _outputs(opts):
+    """Whether anything is written at exit (--stats, --stats-json, --report)."""
+    return bool(opts.stats or opts.stats_json or opts.report)
 
 
 def _at_exit_outputs(opts):
@@ -374,16 +401,19 @@ def _at_exit_outputs(opts):
     def write_outputs():
         if os.getpid() != pid:
             return
-        from pyadapt import _report
+        from pyadapt import _report, _sites
 
         err = sys.stderr if sys.stderr is not None else sys.__stderr__
         stats = pyadapt.stats()
+        top = 10 if opts.stats_top is None else opts.stats_top
+        sites = _sites.site_records() if stats_json or (opts.stats and top) else None
         if stats_json:
             import json
 
             try:
                 with open(stats_json, "w", encoding="utf-8") as f:
-                    json.dump(stats, f, indent=1)
+                    json.dump(_sites.document(dict(_program), totals=stats, sites=sites), f,
+                              indent=1)
                     f.write("\n")
             except OSError as exc:
                 _warn(err, f"cannot write --stats-json {stats_json}: {exc}")
@@ -398,6 +428,8 @@ def _at_exit_outputs(opts):
             try:
                 err.flush()
                 err.write("\n" + _report.format_stats(stats))
+                if top:
+                    err.write("\n" + _sites.format_top_sites(sites, top))
                 err.flush()
             except (OSError, ValueError):  # stderr closed by the program
                 pass
@@ -522,8 +554,13 @@ def main(argv=None):
         print(f"pyadapt {pyadapt.__version__}")
         return
     _children(opts)
-    if opts.stats or opts.stats_json or opts.report:
+    if _outputs(opts):
         _at_exit_outputs(opts)
+    if kind is None or target == "-" and kind == "script":
+        _program.update(kind="stdin", target="-", args=list(args))   # or "interactive"
+    else:
+        _program.update(kind={"script": "script", "-m": "module", "-c": "command"}[kind],
+                        target=target, args=list(args))
 
     # python -i (or PYTHONINSPECT) before -m pyadapt: python's own console follows the
     # launcher, already under pyadapt.
@@ -549,9 +586,10 @@ def main(argv=None):
         code = _compile_or_exit(_compile_string, target, "<string>")
         attrs = None
     main_module = _new_main(attrs)
-    if opts.report:
-        # Keep the program's top-level code (and so its unit) alive for the report at exit;
-        # otherwise it is freed when exec returns and its page would miss the module level.
+    if _outputs(opts):
+        # Keep the program's top-level code (and so its unit) alive for the report and the
+        # statistics at exit; otherwise it is freed when exec returns and they would miss
+        # the module level.
         _kept_for_report.append(code)
     _run_toplevel(opts, exec, (code, main_module.__dict__), python_console_follows)
 
@@ -570,7 +608,7 @@ def _run_module(opts, name, alter_argv, python_console_follows):
     import runpy
 
     _new_main()
-    if opts.report:
+    if _outputs(opts):
         _keep_main_code_for_report()
     _run_toplevel(opts, runpy._run_module_as_main, (name, alter_argv), python_console_follows)
 
@@ -602,6 +640,7 @@ def _run_stdin(opts, argv0, args, python_console_follows):
     main_module = _new_main()
     interactive = opts.inspect or bool(sys.flags.interactive) or _stdin_is_a_terminal()
     if interactive:
+        _program.update(kind="interactive", target=None)
         # Everything the console needs is set up natively; once pyadapt is on, this frame
         # (started natively, so still run by CPython's loop) calls only C builtins.
         _banner()
@@ -625,7 +664,7 @@ def _run_stdin(opts, argv0, args, python_console_follows):
     code = _compile_or_exit(lambda: compile(sys.stdin.buffer.read(), "<stdin>", "exec",
                                             dont_inherit=True))
     main_module.__dict__.update(__file__="<stdin>", __cached__=None)
-    if opts.report:
+    if _outputs(opts):
         _kept_for_report.append(code)
     _run_toplevel(opts, exec, (code, main_module.__dict__), python_console_follows)
 

@@ -23,13 +23,11 @@ import tokenize
 from collections import namedtuple
 
 from . import _pyadapt as _core
-from ._compiler import OPNAMES, OPS
 from ._introspect import get_instructions, stats as _stats
 from ._pyadapt import ffi, lib
+from ._sites import is_own_file as _own, specializable_families as _specializable_families
 
 __all__ = ["format_stats", "report", "STATUSES"]
-
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
 def _fmt(n):
@@ -150,15 +148,6 @@ def format_stats(s=None, *, top=15, config=None):
 # ---------------------------------------------------------------------------------------------
 # The sites: each instruction of a specializable family, with its status
 
-def _specializable_families():
-    families = set()
-    for info in OPS.values():
-        cinfo = lib.pa_opinfo_table[info.code]
-        if cinfo.flags & lib.PA_F_ADAPTIVE:
-            families.add(OPNAMES[cinfo.family])
-    return families
-
-
 # status -> (legend label, longer explanation).  Order: how bad, worst first; a source
 # span shared by several sites shows the worst status among them.
 STATUSES = {
@@ -273,11 +262,6 @@ def _entries(code):
     if not addr:
         return 0
     return ffi.cast("pa_unit *", addr).entries
-
-
-def _own(filename):
-    """A file of pyadapt's own package (the code that makes the report)."""
-    return os.path.dirname(os.path.abspath(filename)) == _PACKAGE_DIR
 
 
 def _collect(codes, config, families):

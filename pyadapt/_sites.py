@@ -1,0 +1,194 @@
+"""pyadapt's statistics per site: one record per specializable instruction that ran.
+
+A *site* is one instruction of a family that can specialize (it has an adaptive form), in one
+compiled unit.  ``site_records()`` reads every unit the C core holds
+(``_core._compiled_codes()``) through ``get_instructions``, the same model of "an instruction
+as it is now" that ``dis`` and the report use, and turns each site into a plain dict: where
+it is in the source, what it is now, and what its inline cache counts.  ``document()`` is the
+whole ``--stats-json`` file: the run (mode, versions, program), ``pyadapt.stats()``'s totals
+and the sites.  ``format_top_sites()`` is the ``--stats`` section of the sites to look at.
+
+What a site keeps is what its cache holds (pa_caches.h): the hits of its specialized form
+since it last specialized, the counter (the remaining miss budget of a specialized form, from
+which its misses follow), the backoff exponent (one more at each failed attempt and each
+deopt, capped at max_backoff: the site's history of trouble) and the kind of the last failed
+attempt.  Deopts are counted per specialized form only (``stats()["specialized"]``), not per
+site.
+"""
+import os
+import sys
+
+from . import __version__
+from . import _pyadapt as _core
+from ._compiler import OPNAMES, OPS
+from ._introspect import get_instructions, stats
+from ._pyadapt import lib
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "document", "site_records", "format_top_sites",
+           "specializable_families"]
+
+FORMAT = "pyadapt-stats"
+FORMAT_VERSION = 1   # bumped when a key changes meaning or goes; new keys may come without
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def specializable_families():
+    """Names of the families that have an adaptive form (and so sites)."""
+    families = set()
+    for info in OPS.values():
+        cinfo = lib.pa_opinfo_table[info.code]
+        if cinfo.flags & lib.PA_F_ADAPTIVE:
+            families.add(OPNAMES[cinfo.family])
+    return families
+
+
+def is_own_file(filename):
+    """A file of pyadapt's own package (the code that writes the statistics and the report)."""
+    return os.path.dirname(os.path.abspath(filename)) == _PACKAGE_DIR
+
+
+def config():
+    c = lib.pa_config
+    return {"specialize": bool(c.specialize), "warmup": c.warmup,
+            "miss_budget": c.miss_budget, "max_backoff": c.max_backoff}
+
+
+def _record(code, ins, miss_budget):
+    raw = ins.caches[0][1] if ins.caches and ins.caches[0][0] == "counter" else 0
+    p = ins.positions
+    misses = max(miss_budget - ins.counter, 0) if ins.kind == "specialized" else 0
+    return {
+        "file": code.co_filename,
+        "line": p.lineno if p else None,
+        "column": p.col_offset if p else None,
+        "end_line": p.end_lineno if p else None,
+        "end_column": p.end_col_offset if p else None,
+        "function": code.co_qualname,
+        "offset": ins.cpy_offset,
+        "instruction": ins.family,
+        "form": ins.opname,
+        "kind": ins.kind,
+        "hits": ins.hits,
+        "misses": misses,
+        "backoff": (raw >> 20) & 0xF,
+        "countdown": ins.counter,
+        "failure": ins.failure,
+    }
+
+
+def _ran(ins, warmup):
+    """Whether a site ran since it was compiled (or re-quickened): an adaptive site that has
+    not counted down, failed or backed off never executed."""
+    if ins.kind != "adaptive":
+        return True
+    raw = ins.caches[0][1]
+    return ins.failure is not None or (raw >> 20) & 0xF or ins.counter != warmup
+
+
+def site_records(codes=None):
+    """A record per site that ran, of every unit alive (pyadapt's own modules left out),
+    ordered by file, line, column and offset.
+
+    Generic mode keeps nothing per site (no adaptive forms, no caches in use), so its sites
+    are not listed.
+    """
+    if codes is None:
+        codes = _core._compiled_codes()
+    cfg = config()
+    families = specializable_families()
+    records = []
+    for code in codes:
+        if not code.co_filename or is_own_file(code.co_filename):
+            continue
+        for ins in get_instructions(code):
+            if ins.kind not in ("specialized", "adaptive") or ins.family not in families:
+                continue
+            if _ran(ins, cfg["warmup"]):
+                records.append(_record(code, ins, cfg["miss_budget"]))
+    records.sort(key=lambda r: (r["file"], r["line"] or 0, r["column"] or 0, r["function"],
+                                r["offset"]))
+    return records
+
+
+def document(program=None, *, totals=None, sites=None):
+    """The ``--stats-json`` document: the run, ``pyadapt.stats()``'s keys (or ``totals``),
+    ``sites`` (default: ``site_records()`` now).  ``program`` is the launcher's description
+    of what ran: {"kind": "script" | "module" | "command" | "stdin" | "interactive",
+    "target": the path, module name or code, "args": its arguments}, or None."""
+    cfg = config()
+    doc = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "pyadapt": __version__,
+        "python": sys.version.split()[0],
+        "implementation": sys.implementation.name,
+        "mode": "adaptive" if cfg["specialize"] else "generic",
+        "warmup": cfg["warmup"] if cfg["specialize"] else None,
+        "miss_budget": cfg["miss_budget"],
+        "max_backoff": cfg["max_backoff"],
+        "program": program,
+    }
+    doc.update(stats() if totals is None else totals)
+    doc["sites"] = site_records() if sites is None else sites
+    return doc
+
+
+# ---- --stats: the sites to look at ----
+
+def _where(record, cwd):
+    filename = record["file"]
+    if cwd and os.path.isabs(filename) and filename.startswith(cwd + os.sep):
+        filename = filename[len(cwd) + 1:]
+    if record["line"] is None:
+        return "%s (offset %d)" % (filename, record["offset"])
+    return "%s:%d:%d" % (filename, record["line"], record["column"] or 0)
+
+
+def missing_sites(records):
+    """Specialized sites whose guards failed, most misses first."""
+    rows = [r for r in records if r["kind"] == "specialized" and r["misses"]]
+    rows.sort(key=lambda r: (-r["misses"], -r["hits"], r["file"], r["line"] or 0))
+    return rows
+
+
+def troubled_sites(records):
+    """Adaptive sites that failed to specialize or deoptimized, most attempts first."""
+    rows = [r for r in records if r["kind"] == "adaptive" and (r["failure"] or r["backoff"])]
+    rows.sort(key=lambda r: (-r["backoff"], r["file"], r["line"] or 0, r["offset"]))
+    return rows
+
+
+def format_top_sites(records, top=10, *, cwd=None):
+    """The ``--stats`` section of the ``top`` sites by misses and by failures, with
+    file:line:column; '' for top 0."""
+    if top <= 0:
+        return ""
+    if cwd is None:
+        cwd = os.getcwd()
+    out = []
+    w = out.append
+    missing = missing_sites(records)
+    if missing:
+        w("sites with the most misses (top %d of %d; misses since the site last specialized)"
+          % (min(top, len(missing)), len(missing)))
+        w("  %8s %11s  %-36s %s" % ("misses", "hits", "form", "site (function)"))
+        for r in missing[:top]:
+            w("  %8s %11s  %-36s %s (%s)" % (format(r["misses"], ","), format(r["hits"], ","),
+                                             r["form"], _where(r, cwd), r["function"]))
+    else:
+        w("sites with misses: none")
+    w("")
+    troubled = troubled_sites(records)
+    if troubled:
+        w("sites that failed to specialize or deoptimized (top %d of %d; backoff counts both)"
+          % (min(top, len(troubled)), len(troubled)))
+        w("  %7s  %-16s %-40s %s" % ("backoff", "instruction", "site (function)",
+                                     "last failure"))
+        for r in troubled[:top]:
+            w("  %7d  %-16s %-40s %s" % (r["backoff"], r["instruction"],
+                                         "%s (%s)" % (_where(r, cwd), r["function"]),
+                                         r["failure"] or "deoptimized, warming up again"))
+    else:
+        w("sites that failed to specialize or deoptimized: none")
+    return "\n".join(out) + "\n"
