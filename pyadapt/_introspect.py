@@ -280,7 +280,8 @@ class _ClassAttributes:
 
 def _cache_lines(code, ins, objects):
     """(offset, text, detail) per line of an instruction's inline cache: one line per field,
-    a pointer pair as one value decoded to the object it names."""
+    a (lo, hi) pair as one value, decoded to the object it names where the form reads it as a
+    pointer; the extra type versions of _EXTRA_VERSIONS as such."""
     fields = dict(ins.caches)
     pointer = _POINTER_FORMS.get(ins.opname)
     extra = _EXTRA_VERSIONS.get(ins.opname, ())
@@ -297,17 +298,23 @@ def _cache_lines(code, ins, objects):
                 detail += ", backoff %d" % ((value >> 20) & 0xF)
             if value >> 24:
                 detail += ", last failure: %s" % _FAIL_NAMES[value >> 24]
-        elif pointer is not None and field == pointer[0] + "_lo":
-            address = fields[pointer[0] + "_hi"] << 32 | value
-            name = pointer[1] or code.co_names[ins.arg]
-            out.append((offset, "%s=%#x" % (pointer[0], address),
-                        objects.describe(name, address)))
-            k += 1          # the _hi half is part of this value
-            continue
         elif field in extra:
             detail = "type version %d" % (extra.index(field) + 2)
             if value == fields["type_version"]:
-                detail += ": free (repeats type_version)"
+                detail += ", free: repeats type_version"
+        elif field.endswith("_lo") and field[:-3] + "_hi" in fields:
+            stem = field[:-3]
+            address = fields[stem + "_hi"] << 32 | value
+            if pointer is not None and pointer[0] == stem:
+                detail = objects.describe(pointer[1] or code.co_names[ins.arg], address)
+            elif address:
+                detail = "not read by %s" % ins.opname
+            out.append((offset, "%s=%#x" % (stem, address), detail))
+            k += 1          # the _hi half is part of this value
+            continue
+            detail = "type version %d" % (extra.index(field) + 2)
+            if value == fields["type_version"]:
+                detail += ", free: repeats type_version"
         out.append((offset, "%s=%d" % (field, value), detail))
     return out
 
@@ -324,8 +331,10 @@ def _disassemble(code, *, adaptive, show_caches, file, lasti=-1, objects=None):
     instructions = get_instructions(code, adaptive=adaptive)
     if not instructions:
         addr = _core.unit_address(code)
-        reason = ffi.cast("pa_unit *", addr).reject_reason if addr else 0
-        why = _FALLBACK_NAMES[reason] if reason else "not compiled"
+        unit = ffi.cast("pa_unit *", addr) if addr else None
+        why = _FALLBACK_NAMES[unit.reject_reason] if unit and unit.reject_reason else "no unit"
+        if unit and unit.reject_reason and unit.reject_detail:
+            why += " (%s)" % ffi.string(unit.reject_detail).decode()
         print("    (pyadapt does not run this code object: %s; CPython's loop does)" % why,
               file=file)
         return
@@ -390,11 +399,11 @@ def dis(x=None, *, file=None, depth=None, show_caches=False, adaptive=False):
     show_caches=True adds every inline cache entry, decoded by field name; a cached object
     pointer is one value, named when it is a live class attribute.
     """
-    _dis(x, file=file if file is not None else sys.stdout, depth=depth,
+    _dis_any(x, file=file if file is not None else sys.stdout, depth=depth,
          show_caches=show_caches, adaptive=adaptive, objects=_ClassAttributes())
 
 
-def _dis(x, *, file, depth, show_caches, adaptive, objects):
+def _dis_any(x, *, file, depth, show_caches, adaptive, objects):
     if x is None:
         distb(file=file, show_caches=show_caches, adaptive=adaptive)
         return
@@ -404,8 +413,8 @@ def _dis(x, *, file, depth, show_caches, adaptive, objects):
             if isinstance(value, _HAVE_CODE):
                 print("Disassembly of %s:" % name, file=file)
                 try:
-                    _dis(value, file=file, depth=depth, show_caches=show_caches,
-                         adaptive=adaptive, objects=objects)
+                    _dis_any(value, file=file, depth=depth, show_caches=show_caches,
+                             adaptive=adaptive, objects=objects)
                 except TypeError as msg:
                     print("Sorry:", msg, file=file)
                 print(file=file)

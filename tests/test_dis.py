@@ -11,6 +11,7 @@ import contextlib
 import dis
 import io
 import json
+import opcode
 import re
 import sys
 import types
@@ -27,8 +28,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PA_ROW = re.compile(r"(\d+) \[\s*(\d+)\] ([A-Z][A-Z0-9_]*)")
 DIS_ROW = re.compile(r"(\d+) ([A-Z][A-Z0-9_]*)")
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")
-# CPython instructions pyadapt's compiler folds into its own words (24-bit opargs).
-FOLDED = {"EXTENDED_ARG", "CACHE"}
+# CPython instructions pyadapt's compiler folds into its own words: 24-bit opargs, CALL
+# taking PRECALL's place.
+FOLDED = {"EXTENDED_ARG", "CACHE", "PRECALL"}
+BASE = {form: family for family, forms in opcode._specializations.items() for form in forms}
 
 
 def pa_text(x, **kw):
@@ -73,7 +76,7 @@ def assert_same_structure(x, **kw):
         offsets = [off for off, _ in rows]
         assert offsets == sorted(offsets), header
         assert set(offsets) <= native_offsets, (header, set(offsets) - native_offsets)
-        missing = {name for off, name in native if off not in set(offsets)}
+        missing = {BASE.get(name, name) for off, name in native if off not in set(offsets)}
         assert missing <= FOLDED, (header, missing)
     return mine
 
@@ -216,7 +219,7 @@ def test_object_with_a_dict_shows_its_code_attributes_as_dis():
     s = Shape(1, 2)
     assert pa_text(s) == dis_text(s) == ""
     s.fn = plain
-    assert [h for h, _ in assert_same_structure(s)] == [None, "Disassembly of fn:"]
+    assert [h for h, _ in assert_same_structure(s)][:2] == [None, "Disassembly of fn:"]
     assert pa_text(type(None)) == dis_text(type(None))
 
 
@@ -311,13 +314,13 @@ def test_cached_pointers_print_as_one_decoded_value():
     assert re.search(r"CACHE\s+descr=0x[0-9a-f]+ \(function Body.moved\)", text), text
     assert re.search(r"CACHE\s+descr=0x[0-9a-f]+ \(property Body.twice\)", text), text
     assert re.search(r"CACHE\s+descr=0x[0-9a-f]+ \(Body.kind = 'body'\)", text), text
-    assert "init_lo" not in text and "init_hi" not in text
+    assert "init_lo" not in text and "init_hi" not in text   # one value, for every CALL form
     # LOAD_ATTR_INSTANCE_VALUE: descr_lo/descr_hi are type versions, not a pointer
     rows = text.splitlines()
     at = next(k for k, line in enumerate(rows) if "LOAD_ATTR_INSTANCE_VALUE" in line)
     block = rows[at + 1:at + 7]
-    assert any(re.search(r"descr_lo=\d+ \(type version 2", line) for line in block), block
-    assert any(re.search(r"descr_hi=\d+ \(type version 3", line) for line in block), block
+    assert any(re.search(r"descr_lo=\d+ \(type version 2, free", line) for line in block), block
+    assert any(re.search(r"descr_hi=\d+ \(type version 3, free", line) for line in block), block
     # the values printed are the words of the cache
     ins = next(i for i in pyadapt.get_instructions(use_body) if i.opname == "CALL_PY_CLASS")
     caches = dict(ins.caches)
@@ -328,7 +331,7 @@ def test_cached_pointers_print_as_one_decoded_value():
 def test_pointer_forms_are_those_the_loop_reads_as_pointers():
     """_POINTER_FORMS lists exactly the handlers that read a cached object pointer."""
     source = (ROOT / "csrc" / "pa_eval.c").read_text()
-    parts = re.split(r"\b(?:PURE_)?TARGET\((\w+)\)", source)
+    parts = re.split(r"\b(?:PURE_)?TARGET\(([A-Z][A-Z0-9_]*)\)", source)
     readers = {parts[k] for k in range(1, len(parts), 2)
                if "PA_CACHED_PTR" in parts[k + 1] or "init_hi" in parts[k + 1]}
     assert readers == set(_introspect._POINTER_FORMS)
