@@ -201,16 +201,16 @@ def test_depth_and_show_caches_keep_structure():
                          ids=["int", "builtin", "builtin-method", "method-descriptor",
                               "property", "float", "object"])
 def test_type_errors_as_dis(obj):
-    with pytest.raises(TypeError) as native:
-        dis_text(obj)
-    with pytest.raises(TypeError) as info:
-        pa_text(obj)
-    assert str(info.value) == str(native.value)
-    with pytest.raises(TypeError) as native:
-        dis.get_instructions(obj)
-    with pytest.raises(TypeError) as info:
-        pyadapt.get_instructions(obj)
-    assert str(info.value) == str(native.value)
+    assert_same_type_error(dis_text, pa_text, obj)
+    assert_same_type_error(dis.get_instructions, pyadapt.get_instructions, obj)
+
+
+def assert_same_type_error(native, mine, obj):
+    with pytest.raises(TypeError) as expected:
+        native(obj)
+    with pytest.raises(TypeError) as got:
+        mine(obj)
+    assert str(got.value) == str(expected.value)
 
 
 def test_object_with_a_dict_shows_its_code_attributes_as_dis():
@@ -241,11 +241,7 @@ def test_get_instructions_takes_what_dis_get_instructions_takes():
         native = [i.offset for i in dis.get_instructions(obj) if i.opname not in FOLDED]
         mine = [i.cpy_offset for i in pyadapt.get_instructions(obj, adaptive=False)]
         assert mine == native, obj
-    with pytest.raises(TypeError) as info:
-        pyadapt.get_instructions(Shape)
-    with pytest.raises(TypeError) as native:
-        dis.get_instructions(Shape)
-    assert str(info.value) == str(native.value)
+    assert_same_type_error(dis.get_instructions, pyadapt.get_instructions, Shape)
 
 
 def test_jump_targets_name_both_offsets():
