@@ -65,7 +65,7 @@ _core._set_runtime(_runtime.prep_reraise_star, _runtime.match_class, _runtime.ma
                    _check_eg_match)
 
 __all__ = ["run", "jit", "configure", "config", "stats", "reset_stats", "unit_info",
-           "dis", "get_instructions", "report", "enable", "disable", "is_enabled"]
+           "dis", "distb", "get_instructions", "report", "enable", "disable", "is_enabled"]
 
 run = _core.run
 enable = _core.enable
@@ -143,8 +143,8 @@ def jit(func=None, /):
 
 # What only introspection and the report need is imported at first use: ``import pyadapt``
 # stays cheap (the report alone imports hashlib, html, tokenize and textwrap).
-_LAZY = {"dis": "_introspect", "get_instructions": "_introspect", "reset_stats": "_introspect",
-         "stats": "_introspect", "report": "_report"}
+_LAZY = {"dis": "_introspect", "distb": "_introspect", "get_instructions": "_introspect",
+         "reset_stats": "_introspect", "stats": "_introspect", "report": "_report"}
 
 
 def __getattr__(name):

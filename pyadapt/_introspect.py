@@ -14,7 +14,7 @@ from . import _pyadapt as _core
 from ._compiler import OPS, OPNAMES
 from ._pyadapt import ffi, lib
 
-__all__ = ["Instruction", "get_instructions", "dis", "stats", "reset_stats", "code_objects_of"]
+__all__ = ["Instruction", "get_instructions", "dis", "distb", "stats", "reset_stats"]
 
 Instruction = namedtuple(
     "Instruction",
@@ -54,17 +54,43 @@ def _family_code(op):
     return lib.pa_opinfo_table[op].family
 
 
+_HAVE_CODE = (types.MethodType, types.FunctionType, types.CodeType, classmethod, staticmethod,
+              type)     # what dis.dis disassembles among a class's or a module's attributes
+
+
+def _unwrap(x):
+    """What dis.dis looks through: a method to its function, then a function, generator,
+    async generator or coroutine to its code object."""
+    if hasattr(x, "__func__"):
+        x = x.__func__
+    if hasattr(x, "__code__"):
+        x = x.__code__
+    elif hasattr(x, "gi_code"):
+        x = x.gi_code
+    elif hasattr(x, "ag_code"):
+        x = x.ag_code
+    elif hasattr(x, "cr_code"):
+        x = x.cr_code
+    return x
+
+
+def _compile_source(source, name):
+    """A source string as dis compiles it: an expression if it is one, else statements."""
+    try:
+        return compile(source, name, "eval")
+    except SyntaxError:
+        return compile(source, name, "exec")
+
+
 def _code_of(obj):
-    if isinstance(obj, types.CodeType):
-        return obj
-    for attr in ("__func__", "fget"):
-        inner = getattr(obj, attr, None)
-        if inner is not None:
-            return _code_of(inner)
-    code = getattr(obj, "__code__", None)
-    if isinstance(code, types.CodeType):
-        return code
-    raise TypeError("expected a function, method or code object, not %s" % type(obj).__name__)
+    """The code object of what dis.get_instructions takes (a function, method, generator,
+    coroutine, code object or source string); TypeError, worded as dis words it, otherwise."""
+    x = _unwrap(obj)
+    if isinstance(x, str):
+        x = _compile_source(x, "<disassembly>")
+    if isinstance(x, types.CodeType):
+        return x
+    raise TypeError("don't know how to disassemble %s objects" % type(x).__name__)
 
 
 def _unit(code, compile_if_needed=True):
@@ -77,12 +103,14 @@ def _unit(code, compile_if_needed=True):
     return None if unit.reject_reason else unit
 
 
-def _argrepr(code, info, arg):
+def _argrepr(code, unit, info, arg):
     name = info.name
     family = OPNAMES[_family_code(info.code)]
     flags = info.flags
     if flags & lib.PA_F_JUMP:
-        return arg, "to %d" % arg
+        # pyadapt's target, then CPython's offset for it, as dis.dis shows it
+        cpy = unit.to_cpy[arg] * 2 if 0 <= arg < unit.ncode else None
+        return arg, "to %d" % arg if cpy is None else "to %d [%d]" % (arg, cpy)
     if family == "LOAD_GLOBAL":
         n = code.co_names[arg >> 1]
         return n, ("NULL + " + n) if arg & 1 else n
@@ -106,11 +134,14 @@ def _argrepr(code, info, arg):
 
 
 def get_instructions(obj, *, adaptive=True):
-    """pyadapt's instructions for a function, method or code object, as data.
+    """pyadapt's instructions, as data, for what dis.get_instructions takes: a function,
+    method, generator, coroutine, async generator, code object or source string (compiled as
+    dis compiles it); TypeError for anything else.
 
-    adaptive=True gives the code as it is now (specialized forms, superinstructions,
-    live caches); adaptive=False the code as compiled (generic forms).  A code object
-    pyadapt has not seen yet is compiled, not run.
+    adaptive=True (the default here, unlike dis.get_instructions) gives the code as it is now
+    (specialized forms, superinstructions, live caches); adaptive=False the code as compiled
+    (generic forms).  A code object pyadapt has not seen yet is compiled, not run.  [] for a
+    code object pyadapt does not run (see pyadapt.unit_info).
     """
     code = _code_of(obj)
     unit = _unit(code)
@@ -153,7 +184,7 @@ def get_instructions(obj, *, adaptive=True):
         if cinfo.ncache:
             fields = _cache_fields(info.cache_type)
             caches = tuple((f, words[i + 1 + k]) for k, f in enumerate(fields))
-        argval, argrepr = _argrepr(code, info, arg)
+        argval, argrepr = _argrepr(code, unit, info, arg)
         if cinfo.flags & lib.PA_F_SUPER:
             kind = "super"
         elif cinfo.flags & lib.PA_F_ADAPTIVE:
@@ -173,92 +204,246 @@ def get_instructions(obj, *, adaptive=True):
     return out
 
 
-def code_objects_of(obj):
-    """The code objects dis shows for obj: functions, methods, classes, modules, code."""
-    if isinstance(obj, types.ModuleType) or isinstance(obj, type):
-        result = []
-        for value in vars(obj).values():
-            if isinstance(value, (staticmethod, classmethod)):
-                value = value.__func__
-            if isinstance(value, property):
-                value = value.fget
-            if isinstance(value, (types.FunctionType, types.MethodType)) or \
-                    (isinstance(value, type) and isinstance(obj, types.ModuleType)
-                     and value.__module__ == obj.__name__):
-                result.append((getattr(value, "__qualname__", repr(value)), value))
-        return result
-    return [(None, obj)]
+_type_dict = type.__dict__["__dict__"].__get__     # a class's own namespace, unshadowable
+_MISSING = object()
+
+# The specialized forms whose cache holds a borrowed object pointer as a (lo, hi) pair: the
+# pair's name, and the class attribute it was read from (None: the instruction's co_names
+# entry).  LOAD_ATTR_INSTANCE_VALUE reuses descr_lo/descr_hi, like STORE_ATTR_INSTANCE_VALUE
+# its version_2/version_3, as two more type versions (_EXTRA_VERSIONS): not pointers.
+_POINTER_FORMS = {
+    "LOAD_ATTR_CLASS": ("descr", None),
+    "LOAD_ATTR_PROPERTY": ("descr", None),
+    "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN": ("descr", "__getattribute__"),
+    "LOAD_METHOD_WITH_VALUES": ("descr", None),
+    "LOAD_METHOD_NO_DICT": ("descr", None),
+    "LOAD_METHOD_LAZY_DICT": ("descr", None),
+    "LOAD_METHOD_CLASS": ("descr", None),
+    "CALL_PY_CLASS": ("init", "__init__"),
+}
+_EXTRA_VERSIONS = {
+    "LOAD_ATTR_INSTANCE_VALUE": ("descr_lo", "descr_hi"),
+    "STORE_ATTR_INSTANCE_VALUE": ("version_2", "version_3"),
+}
 
 
-def _dis_code(code, *, adaptive, show_caches, file, depth=0):
-    for ins in get_instructions(code, adaptive=adaptive):
-        line = "%4d" % ins.starts_line if ins.starts_line is not None else "    "
+class _ClassAttributes:
+    """Names the object a cached pointer points to, without reading memory at that address.
+
+    A cache holds borrowed pointers: a site whose guard has not failed yet may still hold the
+    address of an object since freed.  So a pointer is only compared with the addresses (id)
+    of live objects: the attributes of that name in the namespace of every class (found from
+    object through __subclasses__), built once per name and disassembly.
+    """
+
+    def __init__(self):
+        self._classes = None
+        self._by_name = {}
+
+    def find(self, name, address):
+        table = self._by_name.get(name)
+        if table is None:
+            if self._classes is None:
+                self._classes, stack = {}, [object]
+                while stack:
+                    cls = stack.pop()
+                    if id(cls) not in self._classes:
+                        self._classes[id(cls)] = cls
+                        stack.extend(type.__subclasses__(cls))
+            table = self._by_name[name] = {}
+            for cls in self._classes.values():
+                value = _type_dict(cls).get(name, _MISSING)
+                if value is not _MISSING:
+                    table.setdefault(id(value), (cls, value))
+        return table.get(address)
+
+    def describe(self, name, address):
+        found = self.find(name, address)
+        if found is None:
+            return "no live class attribute %r at this address" % name
+        owner, value = found
+        where = "%s.%s" % (owner.__qualname__, name)
+        if isinstance(value, types.FunctionType):
+            return "function %s" % value.__qualname__
+        if isinstance(value, property):
+            return "property %s" % where
+        if isinstance(value, type):
+            return "class %s" % value.__qualname__
+        try:
+            text = repr(value)
+        except Exception as exc:       # a user __repr__: dis shows what it can
+            text = "<%s object: repr raised %s>" % (type(value).__name__, type(exc).__name__)
+        if len(text) > 60:
+            text = text[:57] + "..."
+        return "%s = %s" % (where, text)
+
+
+def _cache_lines(code, ins, objects):
+    """(offset, text, detail) per line of an instruction's inline cache: one line per field,
+    a (lo, hi) pair as one value, decoded to the object it names where the form reads it as a
+    pointer; the extra type versions of _EXTRA_VERSIONS as such."""
+    fields = dict(ins.caches)
+    pointer = _POINTER_FORMS.get(ins.opname)
+    extra = _EXTRA_VERSIONS.get(ins.opname, ())
+    out = []
+    k = 0
+    while k < len(ins.caches):
+        field, value = ins.caches[k]
+        offset = ins.offset + 1 + k
+        k += 1
+        detail = ""
+        if field == "counter":
+            detail = "countdown %d" % (value & 0xFFFFF)
+            if (value >> 20) & 0xF:
+                detail += ", backoff %d" % ((value >> 20) & 0xF)
+            if value >> 24:
+                detail += ", last failure: %s" % _FAIL_NAMES[value >> 24]
+        elif field in extra:
+            detail = "type version %d" % (extra.index(field) + 2)
+            if value == fields["type_version"]:
+                detail += ", free: repeats type_version"
+        elif field.endswith("_lo") and field[:-3] + "_hi" in fields:
+            stem = field[:-3]
+            address = fields[stem + "_hi"] << 32 | value
+            if pointer is not None and pointer[0] == stem:
+                detail = objects.describe(pointer[1] or code.co_names[ins.arg], address)
+            elif address:
+                detail = "not read by %s" % ins.opname
+            out.append((offset, "%s=%#x" % (stem, address), detail))
+            k += 1          # the _hi half is part of this value
+            continue
+            detail = "type version %d" % (extra.index(field) + 2)
+            if value == fields["type_version"]:
+                detail += ", free: repeats type_version"
+        out.append((offset, "%s=%d" % (field, value), detail))
+    return out
+
+
+def _has_arg(ins):
+    """Whether dis would print an argument: the family's CPython opcode takes one."""
+    op = _opcode.opmap.get(ins.family)
+    return op is None or op >= _opcode.HAVE_ARGUMENT
+
+
+def _disassemble(code, *, adaptive, show_caches, file, lasti=-1, objects=None):
+    """One code object in dis's layout, with pyadapt's offset and, in brackets, the CPython
+    offset (as dis.dis prints it) of the instruction it was compiled from."""
+    instructions = get_instructions(code, adaptive=adaptive)
+    if not instructions:
+        addr = _core.unit_address(code)
+        unit = ffi.cast("pa_unit *", addr) if addr else None
+        why = _FALLBACK_NAMES[unit.reject_reason] if unit and unit.reject_reason else "no unit"
+        if unit and unit.reject_reason and unit.reject_detail:
+            why += " (%s)" % ffi.string(unit.reject_detail).decode()
+        print("    (pyadapt does not run this code object: %s; CPython's loop does)" % why,
+              file=file)
+        return
+    objects = objects if objects is not None else _ClassAttributes()
+    lines = [ins.starts_line for ins in instructions if ins.starts_line is not None]
+    line_width = len(str(max(lines))) if lines and max(lines) >= 1000 else 3
+    last = instructions[-1]
+    offset_width = max(4, len(str(last.offset + len(last.caches))))
+    cpy_width = max(4, len(str(last.cpy_offset)))
+    name_width = max(20, max(len(ins.opname) for ins in instructions))
+    current = None
+    if lasti >= 0:
+        current = max((ins for ins in instructions if ins.cpy_offset <= lasti),
+                      key=lambda ins: ins.cpy_offset, default=None)
+    for ins in instructions:
         if ins.starts_line is not None and ins.offset:
             print(file=file)
-        mark = ">>" if ins.is_jump_target else "  "
-        argtext = "" if ins.opname in _NO_ARG else str(ins.arg)
-        text = "%s %s %5d %-32s %s" % (line, mark, ins.offset, ins.opname, argtext)
-        if ins.argrepr:
-            text = "%-60s (%s)" % (text, ins.argrepr)
-        print(text.rstrip(), file=file)
+        fields = [("%*d" % (line_width, ins.starts_line)) if ins.starts_line is not None
+                  else " " * line_width,
+                  "-->" if ins is current else "   ",
+                  ">>" if ins.is_jump_target else "  ",
+                  "%*d" % (offset_width, ins.offset),
+                  "[%*d]" % (cpy_width, ins.cpy_offset),
+                  ins.opname.ljust(name_width)]
+        if _has_arg(ins):
+            fields.append(repr(ins.arg).rjust(5))
+            if ins.argrepr:
+                fields.append("(%s)" % ins.argrepr)
+        print(" ".join(fields).rstrip(), file=file)
         if show_caches and ins.caches:
-            for k, (field, value) in enumerate(ins.caches):
-                detail = ""
-                if field == "counter":
-                    detail = "countdown %d" % (value & 0xFFFFF)
-                    if (value >> 20) & 0xF:
-                        detail += ", backoff %d" % ((value >> 20) & 0xF)
-                    if value >> 24:
-                        detail += ", last failure: %s" % _FAIL_NAMES[value >> 24]
-                text = "%s    %5d %-32s %s=%d" % (" " * 4, ins.offset + 1 + k, "CACHE", field,
-                                                 value)
-                print(text + ("  (%s)" % detail if detail else ""), file=file)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            print(file=file)
-            print("Disassembly of %r:" % const, file=file)
-            _dis_code(const, adaptive=adaptive, show_caches=show_caches, file=file,
-                      depth=depth + 1)
+            for offset, text, detail in _cache_lines(code, ins, objects):
+                fields = [" " * line_width, "   ", "  ", "%*d" % (offset_width, offset),
+                          " " * (cpy_width + 2), "CACHE".ljust(name_width), text]
+                if detail:
+                    fields.append("(%s)" % detail)
+                print(" ".join(fields), file=file)
 
 
-_NO_ARG = {name for name, info in OPS.items()
-           if name in ("NOP", "POP_TOP", "PUSH_NULL", "RETURN_VALUE", "GET_ITER",
-                       "GET_LEN", "MATCH_MAPPING", "MATCH_SEQUENCE", "MATCH_KEYS",
-                       "PUSH_EXC_INFO", "CHECK_EXC_MATCH", "CHECK_EG_MATCH",
-                       "WITH_EXCEPT_START", "GET_AITER", "GET_ANEXT", "BEFORE_ASYNC_WITH",
-                       "BEFORE_WITH", "END_ASYNC_FOR", "DELETE_SUBSCR", "GET_YIELD_FROM_ITER",
-                       "PRINT_EXPR", "LOAD_BUILD_CLASS", "LOAD_ASSERTION_ERROR",
-                       "RETURN_GENERATOR", "LIST_TO_TUPLE", "IMPORT_STAR", "SETUP_ANNOTATIONS",
-                       "YIELD_VALUE", "ASYNC_GEN_WRAP", "PREP_RERAISE_STAR", "POP_EXCEPT",
-                       "UNARY_POSITIVE", "UNARY_NEGATIVE", "UNARY_NOT", "UNARY_INVERT")
-           or OPNAMES[info.code] in ("BINARY_SUBSCR", "STORE_SUBSCR")
-           or lib.pa_opinfo_table[info.code].family in (OPS["BINARY_SUBSCR"].code,
-                                                        OPS["STORE_SUBSCR"].code)}
+def _disassemble_recursive(code, *, adaptive, show_caches, file, depth, objects):
+    _disassemble(code, adaptive=adaptive, show_caches=show_caches, file=file, objects=objects)
+    if depth is None or depth > 0:
+        if depth is not None:
+            depth -= 1
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                print(file=file)
+                print("Disassembly of %r:" % (const,), file=file)
+                _disassemble_recursive(const, adaptive=adaptive, show_caches=show_caches,
+                                       file=file, depth=depth, objects=objects)
 
 
-def dis(obj, *, adaptive=True, show_caches=False, file=None):
-    """Print pyadapt's instructions for a function, method, class, module or code object,
-    in the layout of the standard dis: line, offset (pyadapt units), name, argument.
+def dis(x=None, *, file=None, depth=None, show_caches=False, adaptive=False):
+    """Disassemble what dis.dis disassembles -- a function, method, class, module, code
+    object, generator, coroutine, async generator or source string; with no argument the
+    last traceback -- as pyadapt runs it, in dis's layout: line, pyadapt offset (32-bit
+    units), [the CPython offset dis.dis shows], name, argument.  A class or module gives each
+    of its functions, methods, classes and code objects under "Disassembly of NAME:", as dis
+    does; anything else (an int, a builtin function, raw bytecode) raises TypeError.
 
-    adaptive=True shows the code as it runs now (specialized forms, superinstructions);
-    adaptive=False the code as compiled.  show_caches=True adds every inline cache entry,
-    decoded by field name.
+    adaptive=False (the default, as in dis.dis) shows the code as pyadapt compiled it
+    (generic forms); adaptive=True as it runs now (specialized forms, superinstructions).
+    show_caches=True adds every inline cache entry, decoded by field name; a cached object
+    pointer is one value, named when it is a live class attribute.
     """
-    file = file if file is not None else sys.stdout
-    for title, item in code_objects_of(obj):
-        if isinstance(item, type):
-            print("Disassembly of %s:" % title, file=file)
-            dis(item, adaptive=adaptive, show_caches=show_caches, file=file)
-            continue
-        if title is not None:
-            print("Disassembly of %s:" % title, file=file)
+    _dis_any(x, file=file if file is not None else sys.stdout, depth=depth,
+         show_caches=show_caches, adaptive=adaptive, objects=_ClassAttributes())
+
+
+def _dis_any(x, *, file, depth, show_caches, adaptive, objects):
+    if x is None:
+        distb(file=file, show_caches=show_caches, adaptive=adaptive)
+        return
+    x = _unwrap(x)
+    if hasattr(x, "__dict__"):          # a class or a module
+        for name, value in sorted(x.__dict__.items()):
+            if isinstance(value, _HAVE_CODE):
+                print("Disassembly of %s:" % name, file=file)
+                try:
+                    _dis_any(value, file=file, depth=depth, show_caches=show_caches,
+                             adaptive=adaptive, objects=objects)
+                except TypeError as msg:
+                    print("Sorry:", msg, file=file)
+                print(file=file)
+    elif isinstance(x, types.CodeType):
+        _disassemble_recursive(x, adaptive=adaptive, show_caches=show_caches, file=file,
+                               depth=depth, objects=objects)
+    elif isinstance(x, str):
+        _disassemble_recursive(_compile_source(x, "<dis>"), adaptive=adaptive,
+                               show_caches=show_caches, file=file, depth=depth,
+                               objects=objects)
+    elif isinstance(x, (bytes, bytearray)):
+        raise TypeError("pyadapt disassembles code objects, not raw bytecode (%s): its "
+                        "units are compiled from a code object" % type(x).__name__)
+    else:
+        raise TypeError("don't know how to disassemble %s objects" % type(x).__name__)
+
+
+def distb(tb=None, *, file=None, show_caches=False, adaptive=False):
+    """Disassemble a traceback's innermost frame (default: the last traceback), marking with
+    --> the instruction it stopped at, as dis.distb does."""
+    if tb is None:
         try:
-            code = _code_of(item)
-        except TypeError:
-            continue
-        _dis_code(code, adaptive=adaptive, show_caches=show_caches, file=file)
-        if title is not None:
-            print(file=file)
+            tb = sys.last_traceback
+        except AttributeError:
+            raise RuntimeError("no last traceback to disassemble") from None
+        while tb.tb_next:
+            tb = tb.tb_next
+    _disassemble(tb.tb_frame.f_code, adaptive=adaptive, show_caches=show_caches,
+                 file=file if file is not None else sys.stdout, lasti=tb.tb_lasti)
 
 
 def stats():
