@@ -25,6 +25,7 @@ Header lines (comments at the top of the file):
 A crash (negative exit status: a signal) is reported with the signal's name.
 """
 
+import json
 import os
 import re
 import signal
@@ -89,8 +90,9 @@ def parse_header(path):
     return info
 
 
-def run_program(path, mode, timeout):
-    """Run FILE natively (mode None) or under pyadapt; return (returncode, stdout, stderr)."""
+def run_program(path, mode, timeout, stats_path=None):
+    """Run FILE natively (mode None) or under pyadapt; return (returncode, stdout, stderr).
+    Under pyadapt with `stats_path`, pyadapt's statistics are written there at exit."""
     env = dict(os.environ)
     for k in ("PYADAPT", "PYADAPT_SPECIALIZE", "PYADAPT_WARMUP"):
         env.pop(k, None)
@@ -101,7 +103,8 @@ def run_program(path, mode, timeout):
         cmd = [sys.executable, "-W", "ignore::SyntaxWarning", path]
     else:
         env.update(mode_env(mode))
-        cmd = [sys.executable, "-W", "ignore::SyntaxWarning", "-m", "pyadapt", path]
+        cmd = [sys.executable, "-W", "ignore::SyntaxWarning", "-m", "pyadapt",
+               *(["--stats-json", stats_path] if stats_path else []), path]
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env,
                            cwd=os.path.dirname(path), stdin=subprocess.DEVNULL)
@@ -157,8 +160,21 @@ def test_regression(path, mode):
     assert nrc == info["exit"], f"native run: {describe_status(nrc)}, file says exit {info['exit']}\n{nerr}"
     if info["stdout"] is not None:
         assert normalize(nout) == normalize(info["stdout"]), "native output is not what the file records"
-    rc, out, err = run_program(path, mode, info["timeout"])
+    with tempfile.TemporaryDirectory() as tmp:
+        stats_path = os.path.join(tmp, "stats.json")
+        rc, out, err = run_program(path, mode, info["timeout"], stats_path)
+        stats = None
+        if os.path.exists(stats_path):
+            with open(stats_path) as f:
+                stats = json.load(f)
     problems = []
+    # proof that pyadapt ran the program (a silent native run would match too): its loop
+    # evaluated frames.  Programs that end without atexit (a signal, os._exit) write nothing.
+    if stats is not None:
+        if stats["frames"] == 0:
+            problems.append("pyadapt's loop evaluated no frame: the program ran natively")
+    elif rc == 0:
+        problems.append("no statistics written at exit under pyadapt")
     if rc != nrc:
         problems.append(f"status: native {describe_status(nrc)}, pyadapt {describe_status(rc)}")
     if normalize(out) != normalize(nout):
