@@ -7,6 +7,9 @@ other processes on a shared machine cannot disturb (times can), to go with the p
     python -m bench.callgrind --against HEAD~1 --modes adaptive --workloads fib,richards
                                                      # before/after: the working tree against a
                                                      # git revision, built in a temporary directory
+    python -m bench.callgrind --workloads std:deepcopy,std:scimark_lu --modes 3.11,adaptive
+                                                     # pyperformance benchmarks (std:NAME, NAME
+                                                     # as bench.standard names them)
 
 For each workload and mode (native CPython 3.10 and 3.11, pyadapt generic and adaptive) a
 process runs under callgrind: it makes one warm-up call (compiling and specializing), then
@@ -38,6 +41,66 @@ def size_of(mod, name):
     return SMALLER.get(name, max(mod.TINY, int(mod.SIZE * SCALE)))
 
 
+STD = "std:"
+
+
+def standard_function(name):
+    """The function and arguments pyperformance's benchmark `name` times, found by running its
+    script, unmodified, with a stand-in for pyperf's Runner that records what it is asked to
+    time instead of timing it.  A bench_time_func function gets loops=1."""
+    import argparse
+    import runpy
+    import types
+    from bench import standard
+
+    where, why = standard.locate()
+    if where is None:
+        raise SystemExit(why)
+    found = {b.name: b for b in standard.discover(where[0])}
+    # a benchmark that one invocation times among others (deepcopy_reduce, scimark_lu,
+    # logging_silent): the invocation of the longest name it starts with
+    owners = [b for b in found if name == b or name.startswith(b + "_")]
+    if not owners:
+        raise SystemExit("no pyperformance benchmark %r (invocations: %s)" % (name, ", ".join(found)))
+    bench = found[max(owners, key=len)]
+    recorded = {}
+
+    class Runner:
+        def __init__(self, add_cmdline_args=None, **kwargs):
+            self.metadata = {}
+            self.argparser = argparse.ArgumentParser()
+
+        def parse_args(self, args=None):
+            self.args = self.argparser.parse_args(list(bench.args))
+            return self.args
+
+        def bench_func(self, bname, func, *args, **kwargs):
+            recorded[bname] = lambda: func(*args)
+
+        def bench_time_func(self, bname, func, *args, **kwargs):
+            recorded[bname] = lambda: func(1, *args)
+
+        def bench_async_func(self, bname, func, *args, **kwargs):
+            import asyncio
+            recorded[bname] = lambda: asyncio.run(func(*args))
+
+    fake = types.ModuleType("pyperf")
+    fake.Runner = Runner
+    fake.perf_counter = __import__("time").perf_counter
+    sys.modules["pyperf"] = fake
+    saved = sys.argv
+    sys.argv = [bench.script] + list(bench.args)
+    try:
+        runpy.run_path(bench.script, run_name="__main__")
+    finally:
+        sys.argv = saved
+    if name in recorded:
+        return recorded[name]
+    if len(recorded) == 1:
+        return next(iter(recorded.values()))
+    raise SystemExit("%s recorded %s, not %s" % (bench.script, sorted(recorded), name))
+
+
 def child(name, mode, calls):
     """Runs inside callgrind: one warm-up call, then `calls` more inside functools.reduce,
     the only C function callgrind collects in (nothing else in the process calls it)."""
@@ -47,11 +110,17 @@ def child(name, mode, calls):
         sys.path.insert(0, core)
     from bench import workloads
 
-    mod = workloads.load(name)
-    n = size_of(mod, name)
+    if name.startswith(STD):
+        func = standard_function(name[len(STD):])
+    else:
+        mod = workloads.load(name)
+        n = size_of(mod, name)
+
+        def func():
+            return mod.run(n)
     if mode == "native":
         def call():
-            return mod.run(n)
+            return func()
     else:
         import pyadapt
 
@@ -60,7 +129,7 @@ def child(name, mode, calls):
         pyadapt.configure(specialize=(mode == "adaptive"))
 
         def call():
-            return pyadapt.run(mod.run, n)
+            return pyadapt.run(func)
     import functools
 
     call()
@@ -211,8 +280,11 @@ def main(argv=None):
     rows = []
     logs = {r: [] for r in ratios}
     for name in names:
-        mod = workloads.load(name)
-        row = [name, str(size_of(mod, name))]
+        if name.startswith(STD):
+            row = [name, "pyperf"]
+        else:
+            mod = workloads.load(name)
+            row = [name, str(size_of(mod, name))]
         row += ["%.1f" % (results[name, lbl] / 1e6) for lbl in labels]
         for a, b in ratios:
             r = results[name, a] / results[name, b]
