@@ -20,6 +20,14 @@ typedef struct {
 #define PA_F_SUPER 32
 
 #define PA_MAX_OPCODES 256
+
+/* The instruction word and the counter: field widths (csrc/pa_word.h draws the layouts and
+ * is the only C code that encodes or decodes them; pyadapt/_word.py the only Python). */
+#define PA_OPCODE_BITS 8             /* word: opcode in the low bits */
+#define PA_OPARG_BITS 24             /*       oparg in the rest (no EXTENDED_ARG) */
+#define PA_COUNTER_VALUE_BITS 20     /* counter: countdown in the low bits */
+#define PA_COUNTER_BACKOFF_BITS 4    /*          backoff exponent above it */
+#define PA_COUNTER_KIND_BITS 8       /*          kind of the last failure at the top */
 extern const pa_opinfo pa_opinfo_table[256];
 extern const int pa_num_opcodes;
 

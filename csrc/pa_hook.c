@@ -24,7 +24,19 @@ const pa_opinfo pa_opinfo_table[256] = {
 #undef PA_OPC
 #undef PA_SPEC
 };
-_Static_assert(PA_OPCODE_COUNT <= 256, "opcodes must fit in 8 bits");
+_Static_assert(PA_OPCODE_COUNT <= (1 << PA_OPCODE_BITS), "opcodes must fit the word's opcode field");
+
+/* Every cache layout begins with the cache head (PA_SITE_COUNTER, PA_SITE_HITS). */
+#define PA_OP0(NAME, ...)
+#define PA_OPC(NAME, CACHE, ...) \
+    _Static_assert(offsetof(CACHE, counter) == offsetof(pa_cache_head, counter) \
+                   && offsetof(CACHE, hits) == offsetof(pa_cache_head, hits), \
+                   #CACHE " must begin with the cache head");
+#define PA_SPEC(NAME, ...)
+PA_OPCODE_LIST
+#undef PA_OP0
+#undef PA_OPC
+#undef PA_SPEC
 
 uint8_t pa_family_of[256];
 uint8_t pa_adaptive_of[256];
@@ -410,9 +422,9 @@ mod_reset_site_hits(PyObject *self, PyObject *unused)
             continue;
         }
         FOR_EACH_INSTRUCTION(u, i) {
-            int op = u->code[i] & 0xFF;
+            int op = PA_OPCODE(u->code[i]);
             if (pa_opinfo_table[op].ncache >= 2) {
-                u->code[i + 2] = 0;
+                PA_SITE_HITS(&u->code[i]) = 0;
             }
         }
     }

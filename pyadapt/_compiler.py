@@ -51,7 +51,6 @@ def _load_opinfo():
 OPS = _load_opinfo()
 OPNAMES = {info.code: name for name, info in OPS.items()}
 F_JUMP = lib.PA_F_JUMP
-MAX_OPARG = (1 << 24) - 1
 
 
 class CompileError(Exception):

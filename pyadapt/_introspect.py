@@ -10,7 +10,7 @@ import sys
 import types
 from collections import namedtuple
 
-from . import _pyadapt as _core
+from . import _pyadapt as _core, _word
 from ._compiler import OPS, OPNAMES
 from ._pyadapt import ffi, lib
 
@@ -156,18 +156,18 @@ def get_instructions(obj, *, adaptive=True):
     targets = set()
     i = 0
     while i < unit.ncode:
-        op = words[i] & 0xFF
+        op = _word.opcode(words[i])
         info = lib.pa_opinfo_table[op]
         if info.flags & lib.PA_F_JUMP:
-            targets.add(words[i] >> 8)
+            targets.add(_word.oparg(words[i]))
         i += 1 + info.ncache
     out = []
     i = 0
     last_line = None
     while i < unit.ncode:
         word = words[i]
-        op = word & 0xFF
-        arg = word >> 8
+        op = _word.opcode(word)
+        arg = _word.oparg(word)
         cinfo = lib.pa_opinfo_table[op]
         name = OPNAMES[op]
         info = OPS[name]
@@ -193,13 +193,13 @@ def get_instructions(obj, *, adaptive=True):
             kind = "specialized"
         else:
             kind = "generic"
-        counter = words[i + 1] if cinfo.ncache else 0
-        failure = _FAIL_NAMES[counter >> 24] if cinfo.ncache and counter >> 24 else None
-        hits = words[i + 2] if cinfo.ncache >= 2 and kind == "specialized" else 0
+        counter = words[i + 1 + _word.COUNTER] if cinfo.ncache else 0
+        failure = _FAIL_NAMES[_word.failure_kind(counter)] if _word.failure_kind(counter) else None
+        hits = words[i + 1 + _word.HITS] if cinfo.ncache and kind == "specialized" else 0
         pos = positions[cpy] if cpy < len(positions) else None
         out.append(Instruction(name, op, arg, argval, argrepr, i, cpy * 2, starts_line,
                                i in targets, _dis.Positions(*pos) if pos else None, family,
-                               kind, caches, hits, counter & 0xFFFFF, failure))
+                               kind, caches, hits, _word.countdown(counter), failure))
         i += 1 + cinfo.ncache
     return out
 
@@ -293,11 +293,11 @@ def _cache_lines(code, ins, objects):
         k += 1
         detail = ""
         if field == "counter":
-            detail = "countdown %d" % (value & 0xFFFFF)
-            if (value >> 20) & 0xF:
-                detail += ", backoff %d" % ((value >> 20) & 0xF)
-            if value >> 24:
-                detail += ", last failure: %s" % _FAIL_NAMES[value >> 24]
+            detail = "countdown %d" % _word.countdown(value)
+            if _word.backoff(value):
+                detail += ", backoff %d" % _word.backoff(value)
+            if _word.failure_kind(value):
+                detail += ", last failure: %s" % _FAIL_NAMES[_word.failure_kind(value)]
         elif field in extra:
             detail = "type version %d" % (extra.index(field) + 2)
             if value == fields["type_version"]:
