@@ -220,7 +220,7 @@ pa_compile(PyCodeObject *co, const char **err)
         }
         int op = r.d->pa_op;
         uint32_t arg = r.arg;
-        if (pa_opinfo_table[op].flags & PA_F_JUMP) {
+        if (pa_opinfo_table[op].arg == PA_ARG_JUMP) {
             int64_t target = r.d->jump > 0 ? (int64_t)r.end + arg
                            : r.d->jump < 0 ? (int64_t)r.end - arg : -1;
             if (target < 0 || target > ncpy) {

@@ -1346,9 +1346,9 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
 #  pragma GCC diagnostic ignored "-Woverride-init"
     static void *dispatch_table[256] = {
         [0 ... 255] = &&unknown_opcode,
-#define PA_OP0(NAME, FLAGS) [PA_##NAME] = &&TARGET_##NAME,
-#define PA_OPC(NAME, CACHE, FLAGS) [PA_##NAME] = &&TARGET_##NAME,
-#define PA_SPEC(NAME, FAMILY, FLAGS) [PA_##NAME] = &&TARGET_##NAME,
+#define PA_OP0(NAME, ...) [PA_##NAME] = &&TARGET_##NAME,
+#define PA_OPC(NAME, ...) [PA_##NAME] = &&TARGET_##NAME,
+#define PA_SPEC(NAME, ...) [PA_##NAME] = &&TARGET_##NAME,
         PA_OPCODE_LIST
 #undef PA_OP0
 #undef PA_OPC

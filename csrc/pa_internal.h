@@ -38,9 +38,9 @@
 /* ---- opcodes (from the single definition in pa_opcodes.h) ---- */
 #include "pa_opcodes.h"
 enum {
-#define PA_OP0(NAME, FLAGS) PA_##NAME,
-#define PA_OPC(NAME, CACHE, FLAGS) PA_##NAME,
-#define PA_SPEC(NAME, FAMILY, FLAGS) PA_##NAME,
+#define PA_OP0(NAME, ...) PA_##NAME,
+#define PA_OPC(NAME, ...) PA_##NAME,
+#define PA_SPEC(NAME, ...) PA_##NAME,
     PA_OPCODE_LIST
 #undef PA_OP0
 #undef PA_OPC

@@ -104,32 +104,31 @@ def _unit(code, compile_if_needed=True):
 
 
 def _argrepr(code, unit, info, arg):
-    name = info.name
-    family = OPNAMES[_family_code(info.code)]
-    flags = info.flags
-    if flags & lib.PA_F_JUMP:
+    """(argval, argrepr) of an oparg, by what its row says the oparg is (OpInfo.arg)."""
+    kind = info.arg
+    if kind == "jump":
         # pyadapt's target, then CPython's offset for it, as dis.dis shows it
         cpy = unit.to_cpy[arg] * 2 if 0 <= arg < unit.ncode else None
         return arg, "to %d" % arg if cpy is None else "to %d [%d]" % (arg, cpy)
-    if family == "LOAD_GLOBAL":
+    if kind == "global":
         n = code.co_names[arg >> 1]
         return n, ("NULL + " + n) if arg & 1 else n
-    if flags & lib.PA_F_NAME:
+    if kind == "name":
         n = code.co_names[arg]
         return n, n
-    if flags & lib.PA_F_CONST or name.startswith("LOAD_CONST"):
+    if kind == "const":
         c = code.co_consts[arg]
         return c, repr(c)
-    if flags & lib.PA_F_LOCAL or name.startswith(("LOAD_FAST", "STORE_FAST")):
+    if kind == "local":
         n = code._varname_from_oparg(arg)
         return n, n
-    if family == "COMPARE_OP":
+    if kind == "compare":
         return _opcode.cmp_op[arg], _opcode.cmp_op[arg]
-    if family == "BINARY_OP":
+    if kind == "binary_op":
         s = _opcode._nb_ops[arg][1]
         return s, s
-    if family in ("IS_OP", "CONTAINS_OP"):
-        return arg, ("is not" if family == "IS_OP" else "not in") if arg else ""
+    if kind in ("is", "in"):
+        return arg, ("is not" if kind == "is" else "not in") if arg else ""
     return arg, ""
 
 
@@ -158,7 +157,7 @@ def get_instructions(obj, *, adaptive=True):
     while i < unit.ncode:
         op = _word.opcode(words[i])
         info = lib.pa_opinfo_table[op]
-        if info.flags & lib.PA_F_JUMP:
+        if info.arg == lib.PA_ARG_JUMP:
             targets.add(_word.oparg(words[i]))
         i += 1 + info.ncache
     out = []
@@ -320,9 +319,8 @@ def _cache_lines(code, ins, objects):
 
 
 def _has_arg(ins):
-    """Whether dis would print an argument: the family's CPython opcode takes one."""
-    op = _opcode.opmap.get(ins.family)
-    return op is None or op >= _opcode.HAVE_ARGUMENT
+    """Whether dis would print an argument: the instruction's row says it has an oparg."""
+    return OPS[ins.opname].arg != "none"
 
 
 def _disassemble(code, *, adaptive, show_caches, file, lasti=-1, objects=None):
