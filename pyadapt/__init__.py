@@ -49,7 +49,7 @@ if not hasattr(_core, "run"):
     if _lib.pa_core_init() != 0:
         raise ImportError("pyadapt: the C core failed to initialize")
 
-from . import _compiler, _runtime, _word
+from . import _compiler, _runtime
 
 
 def _check_eg_match(exc_value, match_type):
@@ -91,10 +91,10 @@ def configure(*, specialize=None, warmup=None):
         specialize = current["specialize"]
     if warmup is None:
         warmup = current["warmup"]
-    if (not isinstance(warmup, int) or isinstance(warmup, bool)
-            or not 0 <= warmup <= _word.MAX_WARMUP):
+    from ._word import MAX_WARMUP
+    if not isinstance(warmup, int) or isinstance(warmup, bool) or not 0 <= warmup <= MAX_WARMUP:
         raise ValueError("warmup must be an int in [0, %d] or 'never', not %r"
-                         % (_word.MAX_WARMUP, warmup))
+                         % (MAX_WARMUP, warmup))
     _core._configure(bool(specialize), warmup)
 
 
