@@ -1,17 +1,27 @@
 """Build script: the C core is compiled by cffi in API mode (see pyadapt/_build.py).
 
-The other jobs here: shipping ``pyadapt-autostart.pth`` into site-packages so that
+The other jobs here: refusing, in one line and before any compiler runs, an interpreter
+pyadapt does not support (pyadapt/_versions.py); shipping ``pyadapt-autostart.pth`` into site-packages so that
 ``PYADAPT=1`` in the environment starts any Python process under pyadapt, and keeping the
 build script ``pyadapt/_build.py`` out of the wheel (it is in the sdist: the wheel is built
 from it).  Metadata is in pyproject.toml; the sdist's contents in MANIFEST.in.
 """
 import os
+import runpy
+import sys
 
-from setuptools import setup
-from setuptools.command.build_py import build_py
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# An interpreter pyadapt does not support is refused here, in one line, before setuptools
+# (and pip, for a local directory or an sdist) gets to run a compiler over the C core.
+_refusal = runpy.run_path(os.path.join(HERE, "pyadapt", "_versions.py"))["refusal"]()
+if _refusal is not None:
+    sys.exit("error: " + _refusal)
+
+from setuptools import setup  # noqa: E402
+from setuptools.command.build_py import build_py  # noqa: E402
 
 PTH_NAME = "pyadapt-autostart.pth"
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 class build_py_with_pth(build_py):

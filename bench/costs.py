@@ -35,7 +35,7 @@ elif ROOT not in sys.path:
 import pyperf  # noqa: E402
 
 import pyadapt  # noqa: E402
-from pyadapt import _compiler  # noqa: E402
+from pyadapt import _compiler, _word  # noqa: E402
 from pyadapt._pyadapt import ffi, lib  # noqa: E402
 
 from bench import workloads  # noqa: E402
@@ -76,7 +76,7 @@ def static_sizes(codes):
             n = unit.ncode
             i = 0
             while i < n:
-                op = unit.base_code[i] & 0xFF
+                op = _word.opcode(unit.base_code[i])
                 ncache = lib.pa_opinfo_table[op].ncache
                 words += 1
                 cache_units += ncache

@@ -7,10 +7,15 @@
  * the family's adaptive counter, the second its hit count: how often this site's specialized
  * form passed its guards (for pyadapt.dis and the report).
  *
- * The counter: bits 0-19 count down (warmup, backoff, or the miss budget of a specialized
- * form), bits 20-23 hold the backoff exponent, bits 24-31 the kind of the last failed
- * specialization attempt (pa_fail_names), 0 for none.
+ * The counter's layout is drawn in pa_word.h, with the only code that reads or writes it.
  */
+
+/* The head every layout below begins with (checked in pa_hook.c; read through PA_SITE_*,
+ * pa_word.h). */
+typedef struct {
+    uint32_t counter;        /* the family's adaptive counter (pa_word.h draws it) */
+    uint32_t hits;           /* the specialized form's guard passes at this site */
+} pa_cache_head;
 
 typedef struct {
     uint32_t counter;

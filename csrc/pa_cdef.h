@@ -4,22 +4,61 @@
  * metadata and statistics, and writes compiled units, through these declarations.
  */
 
+/* One row of csrc/pa_opcodes.h, as data. */
 typedef struct {
     const char *name;        /* instruction name */
     int ncache;              /* inline cache units after the instruction word */
-    int flags;               /* PA_F_* (csrc/pa_opcodes.h) */
+    int flags;               /* PA_F_* */
     const char *cache_type;  /* name of the cache struct in pa_caches.h, or NULL */
     int family;              /* opcode of the family's generic instruction (itself if none) */
-} pa_opinfo;
+    int arg;                 /* PA_ARG_*: what the oparg is (a specialized form: its family's) */
+} pa_opinfo;                 /* 32 bytes: the loop indexes it (kept so, pa_hook.c) */
 
-#define PA_F_JUMP 1
-#define PA_F_NAME 2
-#define PA_F_CONST 4
-#define PA_F_LOCAL 8
-#define PA_F_ADAPTIVE 16
-#define PA_F_SUPER 32
+/* The stack items each row takes and puts back, as the row writes them (C expressions of
+ * oparg and jump); NULL for a specialized or adaptive form, which has its family's. */
+typedef struct {
+    const char *pop;
+    const char *push;
+} pa_opstack;
+extern const pa_opstack pa_opstack_table[256];
+
+#define PA_F_ADAPTIVE 16     /* the adaptive form of its family: counts down, then specializes */
+#define PA_F_SUPER 32        /* superinstruction: also executes the next instruction word */
+
+/* What an oparg is (the ARG column of pa_opcodes.h; pa_arg_names gives the names). */
+#define PA_ARG_NONE 0
+#define PA_ARG_LOCAL 1
+#define PA_ARG_CONST 2
+#define PA_ARG_NAME 3
+#define PA_ARG_GLOBAL 4
+#define PA_ARG_JUMP 5
+#define PA_ARG_COUNT 6
+#define PA_ARG_DEPTH 7
+#define PA_ARG_COMPARE 8
+#define PA_ARG_BINARY_OP 9
+#define PA_ARG_IS 10
+#define PA_ARG_IN 11
+#define PA_ARG_RESUME 12
+#define PA_ARG_AWAITABLE 13
+#define PA_ARG_RERAISE 14
+#define PA_ARG_UNPACK_EX 15
+#define PA_ARG_FUNCTION_FLAGS 16
+#define PA_ARG_FORMAT 17
+#define PA_ARG_CALL_EX 18
+#define PA_NUM_ARG_KINDS 19
+extern const char *const pa_arg_names[19];
+/* Net stack effect of instruction `op` with `oparg`, the jump taken (jump=1) or not. */
+int pa_stack_effect(int op, int oparg, int jump);
 
 #define PA_MAX_OPCODES 256
+
+/* The instruction word and the counter: field widths (csrc/pa_word.h draws the layouts and
+ * is the only C code that encodes or decodes them; pyadapt/_word.py the only Python). */
+#define PA_OPCODE_BITS 8             /* word: opcode in the low bits */
+#define PA_OPARG_BITS 24             /*       oparg in the rest (no EXTENDED_ARG) */
+#define PA_COUNTER_VALUE_BITS 20     /* counter: countdown in the low bits */
+#define PA_COUNTER_BACKOFF_BITS 4    /*          backoff exponent above it */
+#define PA_COUNTER_KIND_BITS 8       /*          kind of the last failure at the top */
 extern const pa_opinfo pa_opinfo_table[256];
 extern const int pa_num_opcodes;
 

@@ -26,8 +26,6 @@
 pa_decode_entry pa_decoder[256];
 int pa_decoder_ready;
 
-#define MAX_OPARG ((1u << 24) - 1)
-
 typedef struct {
     const uint8_t *raw;      /* co_code: (opcode, oparg) byte pairs */
     int n;                   /* code units */
@@ -51,7 +49,7 @@ read_instruction(pa_reader *r, const char **err)
         uint32_t arg = r->raw[2 * r->i + 1] | ext;
         const pa_decode_entry *d = &pa_decoder[op];
         if (d->kind == PA_DK_EXTENDED_ARG) {
-            if (ext > (MAX_OPARG >> 8)) {
+            if (ext > (PA_MAX_OPARG >> 8)) {      /* CPython's EXTENDED_ARG: 8 more bits */
                 *err = "oparg too large";
                 return -1;
             }
@@ -222,7 +220,7 @@ pa_compile(PyCodeObject *co, const char **err)
         }
         int op = r.d->pa_op;
         uint32_t arg = r.arg;
-        if (pa_opinfo_table[op].flags & PA_F_JUMP) {
+        if (pa_opinfo_table[op].arg == PA_ARG_JUMP) {
             int64_t target = r.d->jump > 0 ? (int64_t)r.end + arg
                            : r.d->jump < 0 ? (int64_t)r.end - arg : -1;
             if (target < 0 || target > ncpy) {
@@ -231,12 +229,12 @@ pa_compile(PyCodeObject *co, const char **err)
             }
             arg = u->from_cpy[target];
         }
-        if (arg > MAX_OPARG) {
+        if (arg > PA_MAX_OPARG) {
             *err = "oparg too large";
             goto fail;
         }
         int size = 1 + pa_opinfo_table[op].ncache;
-        u->code[pos] = (uint32_t)op | (arg << 8);
+        u->code[pos] = PA_WORD(op, arg);
         for (int k = 0; k < size; k++) {
             u->to_cpy[pos + k] = (uint32_t)r.offset;
         }

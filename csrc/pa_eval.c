@@ -1188,10 +1188,10 @@ const int pa_pair_stats_enabled = 1;
 #  define COUNT_PAIR() \
     do { \
         if (this_instr == pair_prev_end && pair_prev >= 0) { \
-            pa_pair_counts[pair_prev][pa_family_of[*this_instr & 0xFF]]++; \
+            pa_pair_counts[pair_prev][pa_family_of[PA_OPCODE(*this_instr)]]++; \
         } \
-        pair_prev = pa_family_of[*this_instr & 0xFF]; \
-        pair_prev_end = this_instr + 1 + pa_opinfo_table[*this_instr & 0xFF].ncache; \
+        pair_prev = pa_family_of[PA_OPCODE(*this_instr)]; \
+        pair_prev_end = this_instr + 1 + pa_opinfo_table[PA_OPCODE(*this_instr)].ncache; \
     } while (0)
 #else
 uint64_t pa_pair_counts[256][256];
@@ -1204,8 +1204,8 @@ const int pa_pair_stats_enabled = 0;
         this_instr = next_instr; \
         COUNT_PAIR(); \
         uint32_t word_ = *next_instr++; \
-        opcode = word_ & 0xff; \
-        oparg = (int)(word_ >> 8); \
+        opcode = PA_OPCODE(word_); \
+        oparg = (int)PA_OPARG(word_); \
         ninstr++; \
         DISPATCH_GOTO(); \
     } while (0)
@@ -1213,16 +1213,16 @@ const int pa_pair_stats_enabled = 0;
 #define SKIP_CACHE(T) (next_instr += PA_CACHE_UNITS(T))
 /* Execute the current instruction again, under the opcode its word holds now. */
 #define REDISPATCH() \
-    do { opcode = *this_instr & 0xFF; next_instr = this_instr + 1; DISPATCH_GOTO(); } while (0)
+    do { opcode = PA_OPCODE(*this_instr); next_instr = this_instr + 1; DISPATCH_GOTO(); } while (0)
 /* A specialized form's guard: on failure, run the family's generic handler instead. */
 #define DEOPT_IF(cond) do { if (cond) { goto miss; } } while (0)
-/* per site: the hits field follows the counter (pa_caches.h); per opcode: summed on demand */
-#define STAT_HIT() (this_instr[2]++)
+/* per site: the hits field of the cache head (pa_word.h); per opcode: summed on demand */
+#define STAT_HIT() (PA_SITE_HITS(this_instr)++)
 /* The adaptive form of a family: specialize when the counter runs out, else count down
  * and run the generic handler. */
 #define ADAPTIVE(FAMILY, SPECIALIZE) \
     do { \
-        uint32_t *counter_ = next_instr; \
+        uint32_t *counter_ = next_instr;   /* the cache head's counter */ \
         if (PA_COUNTER_VALUE(*counter_) == 0) { \
             SPECIALIZE; \
             REDISPATCH(); \
@@ -1346,9 +1346,9 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
 #  pragma GCC diagnostic ignored "-Woverride-init"
     static void *dispatch_table[256] = {
         [0 ... 255] = &&unknown_opcode,
-#define PA_OP0(NAME, FLAGS) [PA_##NAME] = &&TARGET_##NAME,
-#define PA_OPC(NAME, CACHE, FLAGS) [PA_##NAME] = &&TARGET_##NAME,
-#define PA_SPEC(NAME, FAMILY, FLAGS) [PA_##NAME] = &&TARGET_##NAME,
+#define PA_OP0(NAME, ...) [PA_##NAME] = &&TARGET_##NAME,
+#define PA_OPC(NAME, ...) [PA_##NAME] = &&TARGET_##NAME,
+#define PA_SPEC(NAME, ...) [PA_##NAME] = &&TARGET_##NAME,
         PA_OPCODE_LIST
 #undef PA_OP0
 #undef PA_OPC
@@ -1526,11 +1526,11 @@ dispatch_switch:
              * keeps it for the quickened form only, which would make generic mode
              * quadratic). */
             uint32_t store = next_instr[PA_CACHE_UNITS(pa_cache_binary_op)];
-            int store_op = store & 0xFF;
+            int store_op = PA_OPCODE(store);
             if ((store_op == PA_STORE_FAST || store_op == PA_STORE_FAST__LOAD_FAST
                     || store_op == PA_STORE_FAST__STORE_FAST)
-                    && GETLOCAL(store >> 8) == lhs) {
-                PyObject **target_local = &GETLOCAL(store >> 8);
+                    && GETLOCAL(PA_OPARG(store)) == lhs) {
+                PyObject **target_local = &GETLOCAL(PA_OPARG(store));
                 STACK_SHRINK(1);
                 Py_DECREF(lhs);
                 PyUnicode_Append(target_local, rhs);
@@ -2078,14 +2078,14 @@ dispatch_switch:
                 uint32_t *caller = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame)];
                 PyObject *receiver = POP();
                 Py_DECREF(receiver);
-                if (pa_family_of[*caller & 0xFF] == PA_SEND) {
+                if (pa_family_of[PA_OPCODE(*caller)] == PA_SEND) {
                     PUSH(retval);
                 }
                 else {
                     Py_DECREF(retval);
                 }
                 this_instr = caller;
-                JUMPTO(*caller >> 8);
+                JUMPTO(PA_OPARG(*caller));
                 DISPATCH();
             }
             pa_clear_and_pop_frame(tstate, dying);
@@ -3180,7 +3180,7 @@ dispatch_switch:
 #define NEXT_HALF() \
     do { \
         this_instr = next_instr; \
-        oparg = (int)(*next_instr++ >> 8); \
+        oparg = (int)PA_OPARG(*next_instr++); \
     } while (0)
 
     PURE_TARGET(LOAD_FAST__LOAD_FAST) {
@@ -3698,7 +3698,7 @@ dispatch_switch:
         PyObject *right = TOP(), *left = SECOND();
         DEOPT_IF(!PyUnicode_CheckExact(left) || !PyUnicode_CheckExact(right));
         uint32_t store = next_instr[PA_CACHE_UNITS(pa_cache_binary_op)];
-        PyObject **target_local = &GETLOCAL(store >> 8);
+        PyObject **target_local = &GETLOCAL(PA_OPARG(store));
         DEOPT_IF(*target_local != left);
         STAT_HIT();
         STACK_SHRINK(2);
@@ -3737,8 +3737,8 @@ dispatch_switch:
         Py_DECREF(right); \
         SKIP_CACHE(pa_cache_compare_op); \
         uint32_t jump_word = *next_instr++; \
-        if (((jump_word & 0xFF) == PA_POP_JUMP_IF_TRUE) == ((RES) != 0)) { \
-            JUMP_CHECKED((int)(jump_word >> 8)); \
+        if ((PA_OPCODE(jump_word) == PA_POP_JUMP_IF_TRUE) == ((RES) != 0)) { \
+            JUMP_CHECKED((int)PA_OPARG(jump_word)); \
         } \
         DISPATCH(); \
     } while (0)
@@ -4354,7 +4354,7 @@ miss: {
         /* A guard failed: run the family's generic handler for this execution; after
          * miss_budget misses, send the instruction back to its adaptive form. */
         pa_op_stats[opcode].misses++;
-        uint32_t *counter = this_instr + 1;
+        uint32_t *counter = &PA_SITE_COUNTER(this_instr);
         int family = pa_family_of[opcode];
         if (PA_COUNTER_VALUE(*counter) <= 1) {
             /* back to adaptive; a site that keeps deopting (polymorphic) waits longer each
@@ -4368,10 +4368,10 @@ miss: {
                 wait = pa_config.warmup;
             }
             PA_SET_OPCODE(this_instr, pa_adaptive_of[family]);
-            *counter = (backoff << 20) | (wait > PA_MAX_WARMUP ? PA_MAX_WARMUP : wait);
+            *counter = PA_COUNTER(0, backoff, wait > PA_MAX_WARMUP ? PA_MAX_WARMUP : wait);
             pa_op_stats[opcode].deopts++;
-            pa_op_stats[opcode].hits += this_instr[2];   /* the site's hits retire with it */
-            this_instr[2] = 0;
+            pa_op_stats[opcode].hits += PA_SITE_HITS(this_instr);   /* the site's hits retire with it */
+            PA_SITE_HITS(this_instr) = 0;
         }
         else {
             (*counter)--;
@@ -4511,7 +4511,7 @@ return_to_caller:
          * makes in C): a property getter or __getattribute__ returned its value, or
          * CALL_PY_CLASS's __init__ returned and the object is on the stack already. */
         this_instr = next_instr;
-        int family = pa_family_of[*this_instr & 0xFF];
+        int family = pa_family_of[PA_OPCODE(*this_instr)];
         if (family == PA_CALL) {
             _Py_LeaveRecursiveCallTstate(tstate);     /* type.__call__'s level */
             if (!Py_IsNone(retval)) {
@@ -4529,7 +4529,7 @@ return_to_caller:
             PUSH(retval);
             frame->prev_instr += PA_CPY_LOAD_ATTR_LAST_CACHE;
         }
-        next_instr = this_instr + 1 + pa_opinfo_table[*this_instr & 0xFF].ncache;
+        next_instr = this_instr + 1 + pa_opinfo_table[PA_OPCODE(*this_instr)].ncache;
     }
     else {
         PUSH(retval);
@@ -4562,7 +4562,7 @@ exit_unwind:
 resume_with_error:
     LOAD_FRAME_STATE();
     this_instr = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame)];
-    if (pa_family_of[*this_instr & 0xFF] == PA_CALL
+    if (pa_family_of[PA_OPCODE(*this_instr)] == PA_CALL
             && to_cpy[this_instr - code_base] == (uint32_t)_PyInterpreterFrame_LASTI(frame)) {
         /* CALL_PY_CLASS's __init__ raised: type.__call__'s level ends with it */
         _Py_LeaveRecursiveCallTstate(tstate);

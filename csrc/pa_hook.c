@@ -12,19 +12,46 @@
 
 #define PA_STR_(x) #x
 #define PA_STR(x) PA_STR_(x)
-const pa_opinfo pa_opinfo_table[256] = {
-#define PA_OP0(NAME, FLAGS) [PA_##NAME] = {#NAME, 0, (FLAGS), NULL, PA_##NAME},
-#define PA_OPC(NAME, CACHE, FLAGS) \
-    [PA_##NAME] = {#NAME, PA_CACHE_UNITS(CACHE), (FLAGS), #CACHE, PA_##NAME},
-#define PA_SPEC(NAME, FAMILY, FLAGS) \
-    [PA_##NAME] = {#NAME, PA_CACHE_UNITS(PA_CACHE_OF_##FAMILY), (FLAGS), \
-                   PA_STR(PA_CACHE_OF_##FAMILY), PA_##FAMILY},
+/* the ARG of each row that has one, for its specialized forms */
+enum {
+#define PA_OP0(NAME, ARG, ...) PA_ARG_OF_##NAME = PA_ARG_##ARG,
+#define PA_OPC(NAME, CACHE, ARG, ...) PA_ARG_OF_##NAME = PA_ARG_##ARG,
+#define PA_SPEC(NAME, ...)
     PA_OPCODE_LIST
 #undef PA_OP0
 #undef PA_OPC
 #undef PA_SPEC
 };
-_Static_assert(PA_OPCODE_COUNT <= 256, "opcodes must fit in 8 bits");
+const pa_opinfo pa_opinfo_table[256] = {
+#define PA_OP0(NAME, ARG, POP, PUSH, FLAGS) \
+    [PA_##NAME] = {.name = #NAME, .ncache = 0, .flags = (FLAGS), .cache_type = NULL, \
+                   .family = PA_##NAME, .arg = PA_ARG_##ARG},
+#define PA_OPC(NAME, CACHE, ARG, POP, PUSH, FLAGS) \
+    [PA_##NAME] = {.name = #NAME, .ncache = PA_CACHE_UNITS(CACHE), .flags = (FLAGS), \
+                   .cache_type = #CACHE, .family = PA_##NAME, .arg = PA_ARG_##ARG},
+#define PA_SPEC(NAME, FAMILY, FLAGS) \
+    [PA_##NAME] = {.name = #NAME, .ncache = PA_CACHE_UNITS(PA_CACHE_OF_##FAMILY), \
+                   .flags = (FLAGS), .cache_type = PA_STR(PA_CACHE_OF_##FAMILY), \
+                   .family = PA_##FAMILY, .arg = PA_ARG_OF_##FAMILY},
+    PA_OPCODE_LIST
+#undef PA_OP0
+#undef PA_OPC
+#undef PA_SPEC
+};
+_Static_assert(PA_OPCODE_COUNT <= (1 << PA_OPCODE_BITS), "opcodes must fit the word's opcode field");
+_Static_assert(sizeof(pa_opinfo) == 32, "the loop indexes pa_opinfo_table with a shift");
+
+/* Every cache layout begins with the cache head (PA_SITE_COUNTER, PA_SITE_HITS). */
+#define PA_OP0(NAME, ...)
+#define PA_OPC(NAME, CACHE, ...) \
+    _Static_assert(offsetof(CACHE, counter) == offsetof(pa_cache_head, counter) \
+                   && offsetof(CACHE, hits) == offsetof(pa_cache_head, hits), \
+                   #CACHE " must begin with the cache head");
+#define PA_SPEC(NAME, ...)
+PA_OPCODE_LIST
+#undef PA_OP0
+#undef PA_OPC
+#undef PA_SPEC
 
 uint8_t pa_family_of[256];
 uint8_t pa_adaptive_of[256];
@@ -410,9 +437,9 @@ mod_reset_site_hits(PyObject *self, PyObject *unused)
             continue;
         }
         FOR_EACH_INSTRUCTION(u, i) {
-            int op = u->code[i] & 0xFF;
+            int op = PA_OPCODE(u->code[i]);
             if (pa_opinfo_table[op].ncache >= 2) {
-                u->code[i + 2] = 0;
+                PA_SITE_HITS(&u->code[i]) = 0;
             }
         }
     }

@@ -38,9 +38,9 @@
 /* ---- opcodes (from the single definition in pa_opcodes.h) ---- */
 #include "pa_opcodes.h"
 enum {
-#define PA_OP0(NAME, FLAGS) PA_##NAME,
-#define PA_OPC(NAME, CACHE, FLAGS) PA_##NAME,
-#define PA_SPEC(NAME, FAMILY, FLAGS) PA_##NAME,
+#define PA_OP0(NAME, ...) PA_##NAME,
+#define PA_OPC(NAME, ...) PA_##NAME,
+#define PA_SPEC(NAME, ...) PA_##NAME,
     PA_OPCODE_LIST
 #undef PA_OP0
 #undef PA_OPC
@@ -73,12 +73,8 @@ extern pa_config_t pa_config;
 extern uint8_t pa_family_of[256];     /* opcode -> generic opcode of its family */
 extern uint8_t pa_adaptive_of[256];   /* generic opcode -> its adaptive form (0: none) */
 
-/* The counter (first cache field): see pa_caches.h. */
-#define PA_COUNTER_VALUE(c) ((c) & 0xFFFFFu)
-#define PA_COUNTER_BACKOFF(c) (((c) >> 20) & 0xFu)
-#define PA_COUNTER_KIND(c) ((c) >> 24)
-#define PA_MAX_WARMUP 0xFFFFFu
-#define PA_SET_OPCODE(instr, op) (*(instr) = (*(instr) & ~0xFFu) | (uint32_t)(op))
+/* The instruction word and the counter: PA_OPCODE, PA_OPARG, PA_COUNTER_* (pa_word.h). */
+#include "pa_word.h"
 
 /* Specializers: rewrite the instruction at `instr` (word + cache) from live operands, or
  * record why not and back off.  They never leave an exception set. */
@@ -157,7 +153,7 @@ void pa_unit_add_site_hits(pa_unit *u, uint64_t *hits);
 
 /* The first instruction unit of every instruction of `u`, in order. */
 #define FOR_EACH_INSTRUCTION(u, i) \
-    for (int i = 0; i < (u)->ncode; i += 1 + pa_opinfo_table[(u)->base_code[i] & 0xFF].ncache)
+    for (int i = 0; i < (u)->ncode; i += 1 + pa_opinfo_table[PA_OPCODE((u)->base_code[i])].ncache)
 
 /* Compile `co` into a new unit (csrc/pa_compile.c); NULL with *err saying why (no
  * exception set).  Runs no Python code. */

@@ -150,20 +150,21 @@ success(uint32_t *instr, int op)
     int family = pa_family_of[op];
     PA_SET_OPCODE(instr, op);
     /* the miss budget; the backoff exponent stays, as the site's deopt history */
-    instr[1] = (PA_COUNTER_BACKOFF(instr[1]) << 20) | pa_config.miss_budget;
-    instr[2] = 0;    /* hits at this site since it specialized */
+    PA_SITE_COUNTER(instr) = PA_COUNTER(0, PA_COUNTER_BACKOFF(PA_SITE_COUNTER(instr)),
+                                        pa_config.miss_budget);
+    PA_SITE_HITS(instr) = 0;    /* hits at this site since it specialized */
     pa_op_stats[family].specialized++;
 }
 
 static void
 failure(uint32_t *instr, int kind)
 {
-    int family = pa_family_of[*instr & 0xFF];
-    uint32_t backoff = PA_COUNTER_BACKOFF(instr[1]);
+    int family = pa_family_of[PA_OPCODE(*instr)];
+    uint32_t backoff = PA_COUNTER_BACKOFF(PA_SITE_COUNTER(instr));
     if (backoff < pa_config.max_backoff) {
         backoff++;
     }
-    instr[1] = ((uint32_t)kind << 24) | (backoff << 20) | ((1u << backoff) - 1);
+    PA_SITE_COUNTER(instr) = PA_COUNTER(kind, backoff, (1u << backoff) - 1);
     pa_op_stats[family].failures++;
     pa_op_stats[family].failure_kinds[kind]++;
 }
@@ -574,7 +575,7 @@ add_instance_value_type(PyObject *owner, PyObject *name, const uint32_t *instr, 
         = {0};
     scratch[0] = instr[0];
     PA_SET_OPCODE(&scratch[0], store ? PA_STORE_ATTR_ADAPTIVE : PA_LOAD_ATTR_ADAPTIVE);
-    scratch[1] = instr[1] & 0x00F00000u;
+    PA_SITE_COUNTER(scratch) = PA_COUNTER_ONLY_BACKOFF(PA_SITE_COUNTER(instr));
     int want;
     uint32_t version, got_index;
     if (store) {
@@ -589,7 +590,7 @@ add_instance_value_type(PyObject *owner, PyObject *name, const uint32_t *instr, 
         version = ((pa_cache_load_attr *)(scratch + 1))->type_version;
         got_index = ((pa_cache_load_attr *)(scratch + 1))->index;
     }
-    if ((int)(scratch[0] & 0xFF) != want || got_index != index || version == 0) {
+    if ((int)PA_OPCODE(scratch[0]) != want || got_index != index || version == 0) {
         return 0;
     }
     *(*extra[0] == first ? extra[0] : extra[1]) = version;
@@ -686,10 +687,10 @@ pa_specialize_binary_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg
         }
         /* `s += t` (or s = s + t) stored back into the same local: extend in place */
         uint32_t next = instr[1 + PA_CACHE_UNITS(pa_cache_binary_op)];
-        int next_op = next & 0xFF;
+        int next_op = PA_OPCODE(next);
         if (next_op == PA_STORE_FAST || next_op == PA_STORE_FAST__LOAD_FAST
                 || next_op == PA_STORE_FAST__STORE_FAST) {
-            if (locals[next >> 8] == lhs) {
+            if (locals[PA_OPARG(next)] == lhs) {
                 success(instr, PA_BINARY_OP_INPLACE_ADD_UNICODE);
                 return;
             }
@@ -736,7 +737,7 @@ pa_specialize_compare_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int opar
 {
     pa_cache_compare_op *cache = (pa_cache_compare_op *)(instr + 1);
     uint32_t next = instr[1 + PA_CACHE_UNITS(pa_cache_compare_op)];
-    int next_op = next & 0xFF;
+    int next_op = PA_OPCODE(next);
     int fuse = next_op == PA_POP_JUMP_IF_FALSE || next_op == PA_POP_JUMP_IF_TRUE;
     int kind;
     cache->mask = (uint32_t)oparg;

@@ -15,6 +15,7 @@
  * probe -- as cheap as the co_extra lookup it replaced (docs/architecture.md has the counts).
  */
 #include "pa_internal.h"
+#include "pa_caches.h"
 
 pa_unit *
 pa_unit_new(int ncode, int ncpy, int nexc)
@@ -105,13 +106,13 @@ pa_unit_quicken(pa_unit *u)
     }
     int prev = -1;
     FOR_EACH_INSTRUCTION(u, i) {
-        int op = u->code[i] & 0xFF;
+        int op = PA_OPCODE(u->code[i]);
         if (pa_adaptive_of[op]) {
             PA_SET_OPCODE(&u->code[i], pa_adaptive_of[op]);
-            u->code[i + 1] = pa_config.warmup;
+            PA_SITE_COUNTER(&u->code[i]) = pa_config.warmup;
         }
         if (prev >= 0) {
-            int super = super_of(u->base_code[prev] & 0xFF, op);
+            int super = super_of(PA_OPCODE(u->base_code[prev]), op);
             if (super) {
                 PA_SET_OPCODE(&u->code[prev], super);
             }
@@ -125,9 +126,9 @@ void
 pa_unit_add_site_hits(pa_unit *u, uint64_t *hits)
 {
     FOR_EACH_INSTRUCTION(u, i) {
-        int op = u->code[i] & 0xFF;
+        int op = PA_OPCODE(u->code[i]);
         if (pa_opinfo_table[op].ncache >= 2 && pa_opinfo_table[op].family != op) {
-            hits[op] += u->code[i + 2];
+            hits[op] += PA_SITE_HITS(&u->code[i]);
         }
     }
 }

@@ -11,14 +11,10 @@ import sys as _sys
 
 __version__ = "0.1.0"
 
-SUPPORTED_VERSIONS = ((3, 11),)
+from ._versions import SUPPORTED_VERSIONS, refusal as _refusal
 
-if _sys.implementation.name != "cpython" or _sys.version_info[:2] not in SUPPORTED_VERSIONS:
-    raise ImportError(
-        "pyadapt supports CPython "
-        + ", ".join("%d.%d" % v for v in SUPPORTED_VERSIONS)
-        + "; this is %s %d.%d" % (_sys.implementation.name, *_sys.version_info[:2])
-    )
+if _refusal() is not None:
+    raise ImportError(_refusal())
 
 import types as _types
 
@@ -95,8 +91,10 @@ def configure(*, specialize=None, warmup=None):
         specialize = current["specialize"]
     if warmup is None:
         warmup = current["warmup"]
-    if not isinstance(warmup, int) or isinstance(warmup, bool) or not 0 <= warmup < 1 << 20:
-        raise ValueError("warmup must be an int in [0, 2**20) or 'never', not %r" % (warmup,))
+    from ._word import MAX_WARMUP
+    if not isinstance(warmup, int) or isinstance(warmup, bool) or not 0 <= warmup <= MAX_WARMUP:
+        raise ValueError("warmup must be an int in [0, %d] or 'never', not %r"
+                         % (MAX_WARMUP, warmup))
     _core._configure(bool(specialize), warmup)
 
 

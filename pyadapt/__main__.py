@@ -29,7 +29,7 @@ import os
 import sys
 
 import pyadapt
-from pyadapt import _pyadapt as _core
+from pyadapt import _pyadapt as _core, _word
 
 # pyadapt's own options, each declared once: the help is built from this table, and the
 # parser that finds where the program starts reads from it which options take a value.
@@ -219,9 +219,9 @@ def _warmup(text):
         value = int(text)
     except ValueError:
         value = -1
-    if not 0 <= value < 1 << 20:
+    if not 0 <= value <= _word.MAX_WARMUP:
         _usage_error(f"argument --warmup: expected a count of executions "
-                     f"(0 to {(1 << 20) - 1}) or 'never', not {text!r}")
+                     f"(0 to {_word.MAX_WARMUP}) or 'never', not {text!r}")
     return value
 
 

@@ -23,35 +23,50 @@ from ._pyadapt import ffi, lib
 
 __all__ = ["OPS", "OPNAMES", "compile_code", "CompileError"]
 
+ARG_NAMES = [ffi.string(lib.pa_arg_names[k]).decode() for k in range(lib.PA_NUM_ARG_KINDS)]
+
+
 class OpInfo:
-    """One pyadapt instruction's metadata.  (A plain class: collections, for a namedtuple,
-    would be the most expensive import of ``import pyadapt``.)"""
+    """One pyadapt instruction's metadata: its row of csrc/pa_opcodes.h.  (A plain class:
+    collections, for a namedtuple, would be the most expensive import of ``import pyadapt``.)
 
-    __slots__ = ("code", "name", "ncache", "flags", "cache_type")
+    arg is what the oparg is (``ARG_NAMES``: "none", "local", "const", "name", "jump", ...);
+    pop and push the row's stack items as it writes them (C expressions of ``oparg`` and
+    ``jump``), a specialized form's those of its family; ``stack_effect`` evaluates them."""
 
-    def __init__(self, code, name, ncache, flags, cache_type):
+    __slots__ = ("code", "name", "ncache", "flags", "cache_type", "family", "arg", "pop",
+                 "push")
+
+    def __init__(self, code, name, ncache, flags, cache_type, family, arg, pop, push):
         self.code, self.name, self.ncache, self.flags, self.cache_type = (
             code, name, ncache, flags, cache_type)
+        self.family, self.arg, self.pop, self.push = family, arg, pop, push
+
+    def stack_effect(self, oparg=0, jump=False):
+        return lib.pa_stack_effect(self.code, oparg, bool(jump))
 
     def __repr__(self):
-        return "OpInfo(code=%r, name=%r, ncache=%r, flags=%r, cache_type=%r)" % (
-            self.code, self.name, self.ncache, self.flags, self.cache_type)
+        return ("OpInfo(code=%r, name=%r, ncache=%r, flags=%r, cache_type=%r, family=%r, "
+                "arg=%r, pop=%r, push=%r)" % (
+                    self.code, self.name, self.ncache, self.flags, self.cache_type,
+                    self.family, self.arg, self.pop, self.push))
 
 
 def _load_opinfo():
+    table, stack = lib.pa_opinfo_table, lib.pa_opstack_table
+    text = lambda p: ffi.string(p).decode() if p else None
     ops = {}
     for i in range(lib.pa_num_opcodes):
-        info = lib.pa_opinfo_table[i]
-        name = ffi.string(info.name).decode()
-        cache_type = ffi.string(info.cache_type).decode() if info.cache_type else None
-        ops[name] = OpInfo(i, name, info.ncache, info.flags, cache_type)
+        info = table[i]
+        ops[text(info.name)] = OpInfo(i, text(info.name), info.ncache, info.flags,
+                                      text(info.cache_type), text(table[info.family].name),
+                                      ARG_NAMES[info.arg], text(stack[info.family].pop),
+                                      text(stack[info.family].push))
     return ops
 
 
 OPS = _load_opinfo()
 OPNAMES = {info.code: name for name, info in OPS.items()}
-F_JUMP = lib.PA_F_JUMP
-MAX_OPARG = (1 << 24) - 1
 
 
 class CompileError(Exception):

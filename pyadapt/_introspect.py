@@ -10,7 +10,7 @@ import sys
 import types
 from collections import namedtuple
 
-from . import _pyadapt as _core
+from . import _pyadapt as _core, _word
 from ._compiler import OPS, OPNAMES
 from ._pyadapt import ffi, lib
 
@@ -104,32 +104,31 @@ def _unit(code, compile_if_needed=True):
 
 
 def _argrepr(code, unit, info, arg):
-    name = info.name
-    family = OPNAMES[_family_code(info.code)]
-    flags = info.flags
-    if flags & lib.PA_F_JUMP:
+    """(argval, argrepr) of an oparg, by what its row says the oparg is (OpInfo.arg)."""
+    kind = info.arg
+    if kind == "jump":
         # pyadapt's target, then CPython's offset for it, as dis.dis shows it
         cpy = unit.to_cpy[arg] * 2 if 0 <= arg < unit.ncode else None
         return arg, "to %d" % arg if cpy is None else "to %d [%d]" % (arg, cpy)
-    if family == "LOAD_GLOBAL":
+    if kind == "global":
         n = code.co_names[arg >> 1]
         return n, ("NULL + " + n) if arg & 1 else n
-    if flags & lib.PA_F_NAME:
+    if kind == "name":
         n = code.co_names[arg]
         return n, n
-    if flags & lib.PA_F_CONST or name.startswith("LOAD_CONST"):
+    if kind == "const":
         c = code.co_consts[arg]
         return c, repr(c)
-    if flags & lib.PA_F_LOCAL or name.startswith(("LOAD_FAST", "STORE_FAST")):
+    if kind == "local":
         n = code._varname_from_oparg(arg)
         return n, n
-    if family == "COMPARE_OP":
+    if kind == "compare":
         return _opcode.cmp_op[arg], _opcode.cmp_op[arg]
-    if family == "BINARY_OP":
+    if kind == "binary_op":
         s = _opcode._nb_ops[arg][1]
         return s, s
-    if family in ("IS_OP", "CONTAINS_OP"):
-        return arg, ("is not" if family == "IS_OP" else "not in") if arg else ""
+    if kind in ("is", "in"):
+        return arg, ("is not" if kind == "is" else "not in") if arg else ""
     return arg, ""
 
 
@@ -156,18 +155,18 @@ def get_instructions(obj, *, adaptive=True):
     targets = set()
     i = 0
     while i < unit.ncode:
-        op = words[i] & 0xFF
+        op = _word.opcode(words[i])
         info = lib.pa_opinfo_table[op]
-        if info.flags & lib.PA_F_JUMP:
-            targets.add(words[i] >> 8)
+        if info.arg == lib.PA_ARG_JUMP:
+            targets.add(_word.oparg(words[i]))
         i += 1 + info.ncache
     out = []
     i = 0
     last_line = None
     while i < unit.ncode:
         word = words[i]
-        op = word & 0xFF
-        arg = word >> 8
+        op = _word.opcode(word)
+        arg = _word.oparg(word)
         cinfo = lib.pa_opinfo_table[op]
         name = OPNAMES[op]
         info = OPS[name]
@@ -193,13 +192,13 @@ def get_instructions(obj, *, adaptive=True):
             kind = "specialized"
         else:
             kind = "generic"
-        counter = words[i + 1] if cinfo.ncache else 0
-        failure = _FAIL_NAMES[counter >> 24] if cinfo.ncache and counter >> 24 else None
-        hits = words[i + 2] if cinfo.ncache >= 2 and kind == "specialized" else 0
+        counter = words[i + 1 + _word.COUNTER] if cinfo.ncache else 0
+        failure = _FAIL_NAMES[_word.failure_kind(counter)] if _word.failure_kind(counter) else None
+        hits = words[i + 1 + _word.HITS] if cinfo.ncache and kind == "specialized" else 0
         pos = positions[cpy] if cpy < len(positions) else None
         out.append(Instruction(name, op, arg, argval, argrepr, i, cpy * 2, starts_line,
                                i in targets, _dis.Positions(*pos) if pos else None, family,
-                               kind, caches, hits, counter & 0xFFFFF, failure))
+                               kind, caches, hits, _word.countdown(counter), failure))
         i += 1 + cinfo.ncache
     return out
 
@@ -293,11 +292,11 @@ def _cache_lines(code, ins, objects):
         k += 1
         detail = ""
         if field == "counter":
-            detail = "countdown %d" % (value & 0xFFFFF)
-            if (value >> 20) & 0xF:
-                detail += ", backoff %d" % ((value >> 20) & 0xF)
-            if value >> 24:
-                detail += ", last failure: %s" % _FAIL_NAMES[value >> 24]
+            detail = "countdown %d" % _word.countdown(value)
+            if _word.backoff(value):
+                detail += ", backoff %d" % _word.backoff(value)
+            if _word.failure_kind(value):
+                detail += ", last failure: %s" % _FAIL_NAMES[_word.failure_kind(value)]
         elif field in extra:
             detail = "type version %d" % (extra.index(field) + 2)
             if value == fields["type_version"]:
@@ -320,9 +319,8 @@ def _cache_lines(code, ins, objects):
 
 
 def _has_arg(ins):
-    """Whether dis would print an argument: the family's CPython opcode takes one."""
-    op = _opcode.opmap.get(ins.family)
-    return op is None or op >= _opcode.HAVE_ARGUMENT
+    """Whether dis would print an argument: the instruction's row says it has an oparg."""
+    return OPS[ins.opname].arg != "none"
 
 
 def _disassemble(code, *, adaptive, show_caches, file, lasti=-1, objects=None):

@@ -22,7 +22,7 @@ import time
 import tokenize
 from collections import namedtuple
 
-from . import _pyadapt as _core
+from . import _pyadapt as _core, _word
 from ._introspect import get_instructions, stats as _stats
 from ._pyadapt import ffi, lib
 from ._sites import is_own_file as _own, specializable_families as _specializable_families
@@ -174,8 +174,8 @@ Site = namedtuple("Site", "ins qualname status misses backoff")
 
 def _status(ins, config):
     """(status, misses at the site, backoff exponent) of one instruction."""
-    raw = ins.caches[0][1] if ins.caches and ins.caches[0][0] == "counter" else 0
-    backoff = (raw >> 20) & 0xF
+    raw = ins.caches[_word.COUNTER][1] if ins.caches else 0
+    backoff = _word.backoff(raw)
     if ins.kind == "specialized":
         misses = max(config["miss_budget"] - ins.counter, 0)
         if misses and misses * 20 >= ins.hits + misses:

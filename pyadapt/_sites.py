@@ -19,7 +19,7 @@ import os
 import sys
 
 from . import __version__
-from . import _pyadapt as _core
+from . import _pyadapt as _core, _word
 from ._compiler import OPNAMES, OPS
 from ._introspect import get_instructions, stats
 from ._pyadapt import lib
@@ -55,7 +55,7 @@ def config():
 
 
 def _record(code, ins, miss_budget):
-    raw = ins.caches[0][1] if ins.caches and ins.caches[0][0] == "counter" else 0
+    raw = ins.caches[_word.COUNTER][1] if ins.caches else 0
     p = ins.positions
     misses = max(miss_budget - ins.counter, 0) if ins.kind == "specialized" else 0
     return {
@@ -71,7 +71,7 @@ def _record(code, ins, miss_budget):
         "kind": ins.kind,
         "hits": ins.hits,
         "misses": misses,
-        "backoff": (raw >> 20) & 0xF,
+        "backoff": _word.backoff(raw),
         "countdown": ins.counter,
         "failure": ins.failure,
     }
@@ -82,8 +82,8 @@ def _ran(ins, warmup):
     not counted down, failed or backed off never executed."""
     if ins.kind != "adaptive":
         return True
-    raw = ins.caches[0][1]
-    return ins.failure is not None or (raw >> 20) & 0xF or ins.counter != warmup
+    raw = ins.caches[_word.COUNTER][1]
+    return ins.failure is not None or _word.backoff(raw) or ins.counter != warmup
 
 
 def site_records(codes=None):

@@ -1,0 +1,64 @@
+/* pa_word.h -- the instruction word and the adaptive counter: the only C code that encodes
+ * or decodes them (pyadapt/_word.py is the only Python).  Field widths are constants of the
+ * cdef (pa_cdef.h), so Python reads the same numbers.
+ *
+ * Instruction word, one 32-bit code unit:
+ *
+ *     31                                 8 7            0
+ *    +------------------------------------+--------------+
+ *    |               oparg                |    opcode    |
+ *    +------------------------------------+--------------+
+ *
+ * Inline cache: the units after the word; every family's cache struct (pa_caches.h) begins
+ * with the cache head, { counter, hits } (checked in pa_hook.c), so PA_SITE_COUNTER and
+ * PA_SITE_HITS work on any instruction that has a cache.
+ *
+ * Counter, the first cache unit:
+ *
+ *     31          24 23      20 19                       0
+ *    +--------------+----------+--------------------------+
+ *    | failure kind | backoff  |        countdown         |
+ *    +--------------+----------+--------------------------+
+ *
+ * countdown: warmup or backoff of an adaptive form, miss budget of a specialized form;
+ * backoff: exponent of the wait after a failure or a deopt; failure kind: pa_fail_names
+ * index of the last failed specialization attempt, 0 for none.
+ */
+#ifndef PA_WORD_H
+#define PA_WORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PA_OPCODE_MASK ((1u << PA_OPCODE_BITS) - 1)
+#define PA_MAX_OPARG ((1u << PA_OPARG_BITS) - 1)
+
+#define PA_WORD(op, arg) ((uint32_t)(op) | ((uint32_t)(arg) << PA_OPCODE_BITS))
+#define PA_OPCODE(word) ((word) & PA_OPCODE_MASK)
+#define PA_OPARG(word) ((word) >> PA_OPCODE_BITS)
+/* Rewrite the opcode of the word at `instr` in place, keeping its oparg. */
+#define PA_SET_OPCODE(instr, op) (*(instr) = (*(instr) & ~PA_OPCODE_MASK) | (uint32_t)(op))
+
+#define PA_COUNTER_BACKOFF_SHIFT PA_COUNTER_VALUE_BITS
+#define PA_COUNTER_KIND_SHIFT (PA_COUNTER_VALUE_BITS + PA_COUNTER_BACKOFF_BITS)
+#define PA_MAX_WARMUP ((1u << PA_COUNTER_VALUE_BITS) - 1)
+#define PA_MAX_BACKOFF ((1u << PA_COUNTER_BACKOFF_BITS) - 1)
+
+#define PA_COUNTER(kind, backoff, value) \
+    (((uint32_t)(kind) << PA_COUNTER_KIND_SHIFT) \
+     | ((uint32_t)(backoff) << PA_COUNTER_BACKOFF_SHIFT) | (uint32_t)(value))
+#define PA_COUNTER_VALUE(c) ((c) & PA_MAX_WARMUP)
+#define PA_COUNTER_BACKOFF(c) (((c) >> PA_COUNTER_BACKOFF_SHIFT) & PA_MAX_BACKOFF)
+#define PA_COUNTER_KIND(c) ((c) >> PA_COUNTER_KIND_SHIFT)
+/* The counter with its countdown and failure kind cleared: the site's deopt history. */
+#define PA_COUNTER_ONLY_BACKOFF(c) PA_COUNTER(0, PA_COUNTER_BACKOFF(c), 0)
+
+/* The counter and the hit count of the instruction whose word is at `instr`: fields of its
+ * cache head (pa_cache_head, pa_caches.h, which the including file includes), indexed as
+ * code units rather than through a struct pointer, which keeps the loop's machine code
+ * as it was with hand-written indices. */
+#define PA_CACHE_UNIT(T, FIELD) (offsetof(T, FIELD) / sizeof(uint32_t))
+#define PA_SITE_COUNTER(instr) ((instr)[1 + PA_CACHE_UNIT(pa_cache_head, counter)])
+#define PA_SITE_HITS(instr) ((instr)[1 + PA_CACHE_UNIT(pa_cache_head, hits)])
+
+#endif
