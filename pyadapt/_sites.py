@@ -236,6 +236,8 @@ def format_top_sites(records, top=10, *, cwd=None):
         for r in missing[:top]:
             w("  %8s %11s  %-36s %s (%s)" % (format(r["misses"], ","), format(r["hits"], ","),
                                              r["form"], _where(r, cwd), r["function"]))
+            if r.get("advice"):
+                w("           -> %s" % r["advice"])
     else:
         w("sites with misses: none")
     w("")
@@ -249,6 +251,8 @@ def format_top_sites(records, top=10, *, cwd=None):
             w("  %7d  %-16s %-40s %s" % (r["backoff"], r["instruction"],
                                          "%s (%s)" % (_where(r, cwd), r["function"]),
                                          r["failure"] or "deoptimized, warming up again"))
+            if r.get("advice"):
+                w("           -> %s" % r["advice"])
     else:
         w("sites that failed to specialize or deoptimized: none")
     return "\n".join(out) + "\n"

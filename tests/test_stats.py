@@ -197,6 +197,9 @@ def test_stats_lists_the_top_sites(tmp_path):
     line, column, _ = where("v * k")
     failed = next(t for t in err.splitlines() if f"sites.py:{line}:{column} (scale)" in t)
     assert "BINARY_OP" in failed and failed.endswith("operands of different types"), failed
+    lines = err.splitlines()
+    advice = lines[lines.index(failed) + 1]
+    assert advice.startswith("           -> operands int and float: make both floats"), advice
     line, column, _ = where("a - b")
     deopted = next(t for t in err.splitlines() if f"sites.py:{line}:{column} (sub)" in t)
     assert deopted.endswith("deoptimized, warming up again"), deopted
