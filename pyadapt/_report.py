@@ -575,9 +575,9 @@ pre.src .ln:hover { color: #333; }
 .s-deopt { background: var(--deopt); }
 .s-few { background: var(--few); }
 tr.fix td:first-child { border-left: 5px solid var(--gen-b); }
-tr.fix.s-failed td:first-child { border-left-color: var(--fail-b); }
-tr.fix.s-deopt td:first-child { border-left-color: var(--deopt-b); }
-tr.fix.s-missing td:first-child { border-left-color: var(--miss-b); }
+tr.fix.f-failed td:first-child { border-left-color: var(--fail-b); }
+tr.fix.f-deopt td:first-child { border-left-color: var(--deopt-b); }
+tr.fix.f-missing td:first-child { border-left-color: var(--miss-b); }
 table.fixes td { max-width: 420px; }
 .pa:target, .pa.sel { outline: 2px solid #d0402f; outline-offset: 1px; }
 .s-generic { background: var(--gen); }
@@ -722,7 +722,7 @@ def _sites_to_fix(groups, owners):
         elif site.status == "missing":
             what += ": %s misses, %s hits" % (_fmt(site.misses), _fmt(ins.hits))
         (fixable if advice else unfixable).append(
-            "<tr class=\"fix s-%s\"><td class=\"l mono\"><a href=\"#%s\">line %d:%d</a></td>"
+            "<tr class=\"fix f-%s\"><td class=\"l mono\"><a href=\"#%s\">line %d:%d</a></td>"
             "<td class=\"l mono\">%s</td><td class=\"l mono\">%s</td><td class=\"l\">%s</td>"
             "<td class=\"l\">%s</td><td class=\"l\">%s</td></tr>" % (
                 site.status, anchor, ins.positions.lineno, ins.positions.col_offset or 0,

@@ -702,7 +702,7 @@ def test_sites_to_fix_say_what_was_seen_and_what_to_change(fix_report):
     assert what == "specialization failed: operands of different types"
     assert saw.startswith("int and float: operands of different types")
     assert advice.startswith("operands int and float: make both floats")
-    assert "s-failed" in mul_row["classes"]
+    assert "f-failed" in mul_row["classes"]
 
     add_row = rows[f"line {fix_line('t = x + x')}:{add['column']}"]
     _, function, _, what, saw, advice = add_row["cells"]
