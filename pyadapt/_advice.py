@@ -108,7 +108,8 @@ def _operator_advice(operator, failure, types):
     if failure == "operator not specialized":
         op = operator.rstrip("=") if operator not in ("==", "!=", "<=", ">=") else operator
         if op == "**" and a in _NUMBERS:
-            return "x ** 2 does not specialize: write x * x (and x * x * x for a cube)"
+            return ("** does not specialize: for a small constant power write the product "
+                    "(x * x for x ** 2)")
         if op == "/" and a == "int":
             return "int / int does not specialize: make the operands floats"
         if op in ("<", ">", "<=", ">=") and a == "str":
@@ -129,13 +130,13 @@ def explain(family, operator, failure, seen, deopts=0, *, specialized=False):
             return saw, None
         last = now[-1]
         if family in ("BINARY_OP", "COMPARE_OP") and set(last["types"]) == {"float"}:
-            return saw, ("specialized for floats, then met other types: if ints come here "
+            return saw, ("specialized for floats, then its guards failed: if ints come here "
                          "too, make them floats (start a sum at 0.0, not 0)")
         if family in ("BINARY_OP", "COMPARE_OP") and set(last["types"]) == {"int"}:
-            return saw, ("specialized for ints, then met other types: keep this site to "
-                         "one type")
-        return saw, "specialized for %s, then met other types: keep this site to one" % (
-            _types(last))
+            return saw, ("specialized for ints, then its guards failed: other types, or "
+                         "ints beyond 2**30, come here too; keep this site to small ints")
+        return saw, ("specialized for %s, then its guards failed: other types come here "
+                     "too; keep this site to one" % _types(last))
     if deopts and failure is None:
         if len(kinds) > 1:
             return saw, ("polymorphic: it saw %s. Keep one type here (all floats, one "

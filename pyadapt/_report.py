@@ -248,6 +248,10 @@ def _hover(sites, s, config):
             lines.append("last failure: %s" % ins.failure)
         if site.deopts:
             lines.append("deopts at this site: %d" % site.deopts)
+        held = [e["types"][0] for e in site.seen["seen"] if e["specialized"] and e["types"]]
+        if ins.kind == "specialized" and len(set(held)) > 1:
+            lines.append("polymorphic: %s holds %s" % (ins.opname, ", ".join(
+                dict.fromkeys(held))))
         if site.status in PROBLEMS or site.deopts:
             saw = _advice.describe_seen(ins.family, site.seen["seen"])
             if saw:

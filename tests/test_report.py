@@ -771,8 +771,13 @@ def test_report_only_limits_the_pages(tmp_path):
 
 def test_command_programs_get_a_page(tmp_path):
     code = "t = 0.0\nfor i in range(50):\n    t = t + i * 0.5\nprint(t)"
-    proc = run_pyadapt(["--report", "rep", "-c", code], tmp_path)
+    proc = run_pyadapt(["--report", "rep", "--stats-json", "stats.json", "-c", code], tmp_path)
     assert proc.returncode == 0 and proc.stdout == "612.5\n", describe(proc)
+    # pyadapt's own record of the site: i * 0.5 failed on an int and a float
+    stats = json.loads((tmp_path / "stats.json").read_text())
+    (record,) = [r for r in stats["sites"] if r["file"] == "<string>" and r["line"] == 3
+                 and r["column"] == 12 and r["instruction"] == "BINARY_OP"]
+    assert record["failure"] == "operands of different types", record
     page = read_page(page_of(tmp_path / "rep", "_string_"))
     assert page.lines == code.splitlines()
     assert "&lt;string&gt; (the -c program)" in (tmp_path / "rep" / "index.html").read_text()

@@ -143,7 +143,7 @@ def test_stats_json_describes_the_run_and_its_sites(tmp_path, warmup):
     assert scale["advice"].startswith("operands int and float: make both floats")
     # specialized on ints, then floats came: the types it specialized for, and what to do
     assert add["seen"][0]["types"] == ["int", "int"] and add["deopts"] == 0
-    assert "make them floats" not in add["advice"] and "one type" in add["advice"]
+    assert add["advice"].startswith("specialized for ints, then its guards failed")
     # the deopt is counted at the site (not yet followed by an attempt: from its counter)
     assert (sub["attempts"], sub["deopts"]) == (1, 1)
     assert sub["seen"][0]["result"] == "BINARY_OP_SUBTRACT_INT"
@@ -291,3 +291,85 @@ def test_seen_records_types_kinds_and_deopts():
     assert ins.opname == add["form"]
     assert seen[ins.offset]["deopts"] + _sites.deopt_pending(ins) == add["deopts"]
     assert pyadapt.stats()["specialized"]["BINARY_OP_ADD_INT"]["deopts"] >= 1
+
+
+class Base:
+    def __init__(self):
+        self.x = 1
+
+
+class Derived(Base):
+    pass
+
+
+def read_x(objects):
+    t = 0
+    for o in objects:
+        t += o.x
+    return t
+
+
+def test_polymorphic_attribute_records_the_types_it_holds(tmp_path):
+    from pyadapt import _report, _sites
+
+    pyadapt.configure(specialize=True, warmup=2)
+    assert pyadapt.run(read_x, [Base(), Derived()] * 50) == 100
+    code = read_x.__code__
+    (record,) = [r for r in _sites.site_records([code]) if r["instruction"] == "LOAD_ATTR"]
+    # one form holds both classes (dis shows it), and the record says which, in order
+    (ins,) = [i for i in pyadapt.get_instructions(read_x) if i.family == "LOAD_ATTR"]
+    assert ins.opname == record["form"] == "LOAD_ATTR_INSTANCE_VALUE"
+    assert ins.hits == record["hits"] >= 95 and record["misses"] == 0
+    assert [(e["types"], e["kind"], e["result"]) for e in record["seen"]] == [
+        (["Base"], "instance attribute", "LOAD_ATTR_INSTANCE_VALUE"),
+        (["Derived"], "another type, same attribute index: held too",
+         "LOAD_ATTR_INSTANCE_VALUE")]
+    assert record["deopts"] == 0 and record["advice"] is None
+    # the report's hover names it polymorphic, green: nothing to fix
+    _report.report(str(tmp_path / "rep"), codes=[code])
+    page = next(p for p in (tmp_path / "rep").iterdir() if p.name.startswith("test_stats"))
+    text = page.read_text()
+    assert "polymorphic: LOAD_ATTR_INSTANCE_VALUE holds Base, Derived" in text
+    assert "Sites to fix (0)" in text
+
+
+class Constants:
+    LIMIT = 3
+
+
+def advised(n, c, partial):
+    t = 0.0
+    for i in range(n):
+        t += c.LIMIT            # a class attribute read through an instance
+        t += partial(0)         # a functools.partial
+        q = i / 2               # int / int
+        a, b = "ab"             # unpacking a str
+    return t + q
+
+
+def test_advice_for_what_a_site_saw():
+    import functools
+
+    from pyadapt import _sites
+
+    pyadapt.configure(specialize=True, warmup=2)
+    pyadapt.run(advised, 30, Constants(), functools.partial(max, 1))
+    first = advised.__code__.co_firstlineno
+    records = {(r["line"] - first, r["instruction"]): r
+               for r in _sites.site_records([advised.__code__])}
+    expected = {
+        (3, "LOAD_ATTR"): ("plain class attribute on an instance", ["Constants", "int"],
+                           "a class attribute read through an instance: read it from the "
+                           "class (Constants.name)"),
+        (4, "CALL"): ("callable kind not specialized", ["functools.partial"],
+                      "a callable object (functools.partial"),
+        (5, "BINARY_OP"): ("operator not specialized", ["int", "int"],
+                           "int / int does not specialize: make the operands floats"),
+        (6, "UNPACK_SEQUENCE"): ("sequence type or length not specialized", ["str"],
+                                 "unpacking a str: unpack a tuple or a list"),
+    }
+    for key, (failure, types, advice) in expected.items():
+        record = records[key]
+        assert record["kind"] == "adaptive" and record["failure"] == failure, record
+        assert record["seen"][-1]["types"] == types, record
+        assert record["advice"].startswith(advice), record
