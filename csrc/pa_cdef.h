@@ -72,6 +72,30 @@ typedef struct {
     int32_t pad_;
 } pa_exc_entry;
 
+/* What the specializer saw at one site (csrc/pa_sites.c), kept off the hot path: written
+ * only when an adaptive instruction tries to specialize (and when a polymorphic attribute
+ * form meets a new type), never by a handler's fast path or a guard; read by --stats-json
+ * and the report.  Type names are interned copies that live as long as the process. */
+#define PA_SEEN_MAX 4
+typedef struct {
+    const char *types[2];    /* the operands' types: (lhs, rhs), (owner, descriptor's type),
+                                (callable's type, the class called), (container, index), ...;
+                                NULL where the family has no such operand */
+    const char *detail;      /* static text: the callable's or the attribute's kind, or NULL */
+    int32_t outcome;         /* the opcode it specialized to, or -(failure kind) */
+    uint32_t count;          /* attempts that saw exactly this */
+} pa_site_seen;
+
+typedef struct {
+    int32_t index;           /* the instruction's index in its unit's code */
+    uint32_t attempts;       /* specialization attempts (and polymorphic type additions) */
+    uint32_t deopts;         /* deopts of the site, counted at its next attempt */
+    uint32_t nseen;          /* entries of seen[] in use */
+    uint32_t unseen;         /* attempts whose observation found no free entry */
+    int32_t pad_;
+    pa_site_seen seen[4];
+} pa_site_record;
+
 /* A compiled code object: pyadapt's code plus the maps back to CPython offsets. */
 typedef struct {
     uint32_t *code;          /* ncode units: instruction words and inline caches */
@@ -90,6 +114,9 @@ typedef struct {
     void *registry_next;
     void *code_object;       /* the code object this unit is attached to (borrowed) */
     const char *reject_detail; /* with reject_reason: what the compiler refused (static) */
+    pa_site_record *site_records; /* what its sites' specializer saw, sorted by index */
+    int32_t nsite_records;
+    int32_t site_records_cap;
 } pa_unit;
 
 #define PA_UNIT_JIT 1        /* always run under pyadapt (@pyadapt.jit) */

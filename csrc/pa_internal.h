@@ -103,6 +103,18 @@ uint32_t pa_func_version(PyFunctionObject *func);
 /* Index of `name` in a unicode-keys dict's entries, or -1. */
 Py_ssize_t pa_keys_index(PyDictKeysObject *keys, PyObject *name);
 
+/* ---- what the specializer saw, per site (csrc/pa_sites.c) ---- */
+
+/* The record of the site at `instr` with one more attempt counted (and a deopt, if the
+ * counter says one came before), or NULL (a scratch copy, out of memory). */
+pa_site_record *pa_site_attempt(const uint32_t *instr);
+/* After the attempt: what it saw, with its outcome read from the instruction. */
+void pa_site_saw(pa_site_record *r, const uint32_t *instr, const char *type0,
+                 const char *type1, const char *detail);
+void pa_site_records_clear(pa_unit *u);
+/* `tp`'s name, interned for the life of the process. */
+const char *pa_type_name(PyTypeObject *tp);
+
 /* ---- units (csrc/pa_units.c) ---- */
 
 /* The unit store: code object address -> unit, open addressing (see pa_units.c).  The

@@ -322,8 +322,8 @@ slot_offset(PyObject *owner, PyObject *descr, int for_store, uint32_t *offset)
     return PA_FAIL_NONE;
 }
 
-void
-pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
+static void
+specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
 {
     pa_cache_load_attr *cache = (pa_cache_load_attr *)(instr + 1);
     PyTypeObject *tp = Py_TYPE(owner);
@@ -417,8 +417,8 @@ done:
     }
 }
 
-void
-pa_specialize_load_method(PyObject *owner, PyObject *name, uint32_t *instr)
+static void
+specialize_load_method(PyObject *owner, PyObject *name, uint32_t *instr)
 {
     pa_cache_load_method *cache = (pa_cache_load_method *)(instr + 1);
     PyTypeObject *tp = Py_TYPE(owner);
@@ -502,8 +502,8 @@ done:
     }
 }
 
-void
-pa_specialize_store_attr(PyObject *owner, PyObject *name, uint32_t *instr)
+static void
+specialize_store_attr(PyObject *owner, PyObject *name, uint32_t *instr)
 {
     pa_cache_store_attr *cache = (pa_cache_store_attr *)(instr + 1);
     PyTypeObject *tp = Py_TYPE(owner);
@@ -579,13 +579,13 @@ add_instance_value_type(PyObject *owner, PyObject *name, const uint32_t *instr, 
     int want;
     uint32_t version, got_index;
     if (store) {
-        pa_specialize_store_attr(owner, name, scratch);
+        specialize_store_attr(owner, name, scratch);
         want = PA_STORE_ATTR_INSTANCE_VALUE;
         version = ((pa_cache_store_attr *)(scratch + 1))->type_version;
         got_index = ((pa_cache_store_attr *)(scratch + 1))->index;
     }
     else {
-        pa_specialize_load_attr(owner, name, scratch);
+        specialize_load_attr(owner, name, scratch);
         want = PA_LOAD_ATTR_INSTANCE_VALUE;
         version = ((pa_cache_load_attr *)(scratch + 1))->type_version;
         got_index = ((pa_cache_load_attr *)(scratch + 1))->index;
@@ -597,13 +597,23 @@ add_instance_value_type(PyObject *owner, PyObject *name, const uint32_t *instr, 
     return 1;
 }
 
+static const char *const POLYMORPHIC_ADDED = "another type, same attribute index: held too";
+static const char *const POLYMORPHIC_REFUSED = "another type, not held (a miss)";
+
 int
 pa_add_load_attr_type(PyObject *owner, PyObject *name, uint32_t *instr)
 {
     pa_cache_load_attr *cache = (pa_cache_load_attr *)(instr + 1);
     uint32_t *extra[2] = {&cache->descr_lo, &cache->descr_hi};
-    return add_instance_value_type(owner, name, instr, 0, cache->type_version, cache->index,
-                                   extra);
+    if (*extra[1] != cache->type_version) {
+        return 0;                       /* all three slots taken: the usual miss */
+    }
+    pa_site_record *site = pa_site_attempt(instr);
+    int added = add_instance_value_type(owner, name, instr, 0, cache->type_version,
+                                        cache->index, extra);
+    pa_site_saw(site, instr, pa_type_name(Py_TYPE(owner)), NULL,
+                added ? POLYMORPHIC_ADDED : POLYMORPHIC_REFUSED);
+    return added;
 }
 
 int
@@ -611,13 +621,20 @@ pa_add_store_attr_type(PyObject *owner, PyObject *name, uint32_t *instr)
 {
     pa_cache_store_attr *cache = (pa_cache_store_attr *)(instr + 1);
     uint32_t *extra[2] = {&cache->version_2, &cache->version_3};
-    return add_instance_value_type(owner, name, instr, 1, cache->type_version, cache->index,
-                                   extra);
+    if (*extra[1] != cache->type_version) {
+        return 0;
+    }
+    pa_site_record *site = pa_site_attempt(instr);
+    int added = add_instance_value_type(owner, name, instr, 1, cache->type_version,
+                                        cache->index, extra);
+    pa_site_saw(site, instr, pa_type_name(Py_TYPE(owner)), NULL,
+                added ? POLYMORPHIC_ADDED : POLYMORPHIC_REFUSED);
+    return added;
 }
 
-void
-pa_specialize_load_global(PyObject *globals, PyObject *builtins, PyObject *name,
-                          uint32_t *instr)
+static void
+specialize_load_global(PyObject *globals, PyObject *builtins, PyObject *name,
+                       uint32_t *instr)
 {
     pa_cache_load_global *cache = (pa_cache_load_global *)(instr + 1);
     int kind;
@@ -670,9 +687,9 @@ is_small_int(PyObject *o)
     return PyLong_CheckExact(o) && (size_t)(Py_SIZE(o) + 1) <= 2;
 }
 
-void
-pa_specialize_binary_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg,
-                        PyObject **locals)
+static void
+specialize_binary_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg,
+                     PyObject **locals)
 {
     int kind;
     if (Py_TYPE(lhs) != Py_TYPE(rhs)) {
@@ -732,8 +749,8 @@ fail:
     failure(instr, kind);
 }
 
-void
-pa_specialize_compare_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg)
+static void
+specialize_compare_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg)
 {
     pa_cache_compare_op *cache = (pa_cache_compare_op *)(instr + 1);
     uint32_t next = instr[1 + PA_CACHE_UNITS(pa_cache_compare_op)];
@@ -772,8 +789,8 @@ fail:
 
 /* ---- subscripts and unpacking ---- */
 
-void
-pa_specialize_binary_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
+static void
+specialize_binary_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
 {
     pa_cache_binary_subscr *cache = (pa_cache_binary_subscr *)(instr + 1);
     PyTypeObject *tp = Py_TYPE(container);
@@ -822,8 +839,8 @@ fail:
     failure(instr, kind);
 }
 
-void
-pa_specialize_store_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
+static void
+specialize_store_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
 {
     PyTypeObject *tp = Py_TYPE(container);
     int kind;
@@ -844,8 +861,8 @@ fail:
     failure(instr, kind);
 }
 
-void
-pa_specialize_unpack_sequence(PyObject *seq, uint32_t *instr, int oparg)
+static void
+specialize_unpack_sequence(PyObject *seq, uint32_t *instr, int oparg)
 {
     if (PyTuple_CheckExact(seq) && PyTuple_GET_SIZE(seq) == oparg) {
         success(instr, oparg == 2 ? PA_UNPACK_SEQUENCE_TWO_TUPLE : PA_UNPACK_SEQUENCE_TUPLE);
@@ -867,9 +884,9 @@ builtin(const char *name)
     return builtins == NULL ? NULL : PyDict_GetItemString(builtins, name);
 }
 
-void
-pa_specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwnames,
-                   int is_meth)
+static void
+specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwnames,
+                int is_meth)
 {
     pa_cache_call *cache = (pa_cache_call *)(instr + 1);
     int kind;
@@ -1031,8 +1048,8 @@ fail:
     failure(instr, kind);
 }
 
-void
-pa_specialize_for_iter(PyObject *iter, uint32_t *instr)
+static void
+specialize_for_iter(PyObject *iter, uint32_t *instr)
 {
     PyTypeObject *tp = Py_TYPE(iter);
     if (tp == &PyListIter_Type) {
@@ -1057,8 +1074,8 @@ pa_specialize_for_iter(PyObject *iter, uint32_t *instr)
     }
 }
 
-void
-pa_specialize_send(PyObject *receiver, uint32_t *instr)
+static void
+specialize_send(PyObject *receiver, uint32_t *instr)
 {
     if (Py_TYPE(receiver) != &PyGen_Type && Py_TYPE(receiver) != &PyCoro_Type) {
         failure(instr, PA_FAIL_ITERATOR);
@@ -1069,4 +1086,258 @@ pa_specialize_send(PyObject *receiver, uint32_t *instr)
     else {
         success(instr, PA_SEND_GEN);
     }
+}
+
+/* ---- what each attempt saw (csrc/pa_sites.c keeps it) ----
+ *
+ * The entry points the loop calls: each counts the attempt at its site, runs the family's
+ * specializer, and records what it met -- the operands' types and, for attributes and calls,
+ * what kind of thing the name or the callable is -- so that a report can say why a site did
+ * not specialize and what would let it.  Only attempts get here, never a guard or a hit. */
+
+/* What `name` is on the type of `owner`, as attribute access will find it (the type's own
+ * lookup: it runs no Python code).  *descr_type: the class attribute's type, if any. */
+static const char *
+attr_kind(PyObject *owner, PyObject *name, const char **descr_type)
+{
+    *descr_type = NULL;
+    if (PyModule_CheckExact(owner)) {
+        return "module attribute";
+    }
+    PyTypeObject *tp = Py_TYPE(owner);
+    if (PyType_Check(owner)) {
+        PyObject *on_class = _PyType_Lookup((PyTypeObject *)owner, name);
+        if (on_class != NULL) {
+            *descr_type = pa_type_name(Py_TYPE(on_class));
+        }
+        return Py_TYPE(owner) == &PyType_Type ? "attribute of a class"
+                                              : "attribute of a class with a metaclass";
+    }
+    if (tp->tp_getattro != PyObject_GenericGetAttr) {
+        if (_PyType_Lookup(tp, &_Py_ID(__getattr__)) != NULL) {
+            return "class defines __getattr__";
+        }
+        PyObject *ga = _PyType_Lookup(tp, &_Py_ID(__getattribute__));
+        if (ga != NULL && PyFunction_Check(ga)) {
+            return "class defines __getattribute__";
+        }
+        return "type with its own attribute access (C)";
+    }
+    PyObject *descr = _PyType_Lookup(tp, name);
+    if (descr == NULL) {
+        if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) && tp->tp_dictoffset == 0) {
+            return "no instance dict, not on the class";
+        }
+        return "instance attribute";
+    }
+    PyTypeObject *dt = Py_TYPE(descr);
+    *descr_type = pa_type_name(dt);
+    if (dt == &PyMemberDescr_Type) {
+        return "__slots__ member";
+    }
+    if (dt == &PyProperty_Type) {
+        return "property";
+    }
+    if (dt == &PyFunction_Type) {
+        return "method (a Python function)";
+    }
+    if (dt->tp_flags & Py_TPFLAGS_METHOD_DESCRIPTOR) {
+        return "method of a C type";
+    }
+    if (dt == &PyClassMethod_Type || dt == &PyClassMethodDescr_Type) {
+        return "classmethod";
+    }
+    if (dt == &PyStaticMethod_Type) {
+        return "staticmethod";
+    }
+    if (dt->tp_descr_set != NULL) {
+        return "data descriptor (defines __set__)";
+    }
+    if (dt->tp_descr_get != NULL) {
+        return "descriptor (defines __get__)";
+    }
+    return "plain class attribute";
+}
+
+static void
+saw_attr(pa_site_record *site, uint32_t *instr, PyObject *owner, PyObject *name)
+{
+    if (site == NULL) {
+        return;
+    }
+    const char *descr_type;
+    const char *kind = attr_kind(owner, name, &descr_type);
+    pa_site_saw(site, instr, pa_type_name(Py_TYPE(owner)), descr_type, kind);
+}
+
+/* What kind of callable a CALL met. */
+static const char *
+callable_kind(PyObject *callable, int nargs, PyObject *kwnames, const char **called)
+{
+    PyTypeObject *ct = Py_TYPE(callable);
+    *called = NULL;
+    if (ct == &PyFunction_Type) {
+        PyCodeObject *co = (PyCodeObject *)((PyFunctionObject *)callable)->func_code;
+        if ((co->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) || co->co_kwonlyargcount) {
+            return "Python function with *args, **kwargs or keyword-only parameters";
+        }
+        if (kwnames != NULL) {
+            return "Python function, called with keyword arguments";
+        }
+        if (nargs != co->co_argcount) {
+            return "Python function, called with fewer arguments than parameters";
+        }
+        return "Python function";
+    }
+    if (PyType_Check(callable)) {
+        PyTypeObject *tp = (PyTypeObject *)callable;
+        *called = pa_type_name(tp);
+        if (!(tp->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
+            return "builtin class";
+        }
+        if (Py_TYPE(tp) != &PyType_Type) {
+            return "class with a metaclass";
+        }
+        if (tp->tp_new != PyBaseObject_Type.tp_new) {
+            return "class with its own __new__ (or a C base)";
+        }
+        PyObject *init = _PyType_Lookup(tp, &_Py_ID(__init__));
+        if (init == NULL || !PyFunction_Check(init)) {
+            return "class without a Python __init__";
+        }
+        return kwnames != NULL ? "class with a Python __init__, called with keyword arguments"
+                               : "class with a Python __init__";
+    }
+    if (ct == &PyCFunction_Type) {
+        return "builtin function";
+    }
+    if (ct == &PyMethodDescr_Type) {
+        return "method of a builtin type";
+    }
+    if (ct == &PyMethod_Type) {
+        return "bound method (not called through a method load)";
+    }
+    if (ct->tp_call == NULL) {
+        return "not callable";
+    }
+    return "other callable object";
+}
+
+/* The types of one or two operands (b may be NULL). */
+static void
+saw_operands(pa_site_record *site, uint32_t *instr, PyObject *a, PyObject *b)
+{
+    if (site != NULL) {
+        pa_site_saw(site, instr, pa_type_name(Py_TYPE(a)),
+                    b != NULL ? pa_type_name(Py_TYPE(b)) : NULL, NULL);
+    }
+}
+
+void
+pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
+{
+    pa_site_record *site = pa_site_attempt(instr);
+    specialize_load_attr(owner, name, instr);
+    saw_attr(site, instr, owner, name);
+}
+
+void
+pa_specialize_load_method(PyObject *owner, PyObject *name, uint32_t *instr)
+{
+    pa_site_record *site = pa_site_attempt(instr);
+    specialize_load_method(owner, name, instr);
+    saw_attr(site, instr, owner, name);
+}
+
+void
+pa_specialize_store_attr(PyObject *owner, PyObject *name, uint32_t *instr)
+{
+    pa_site_record *site = pa_site_attempt(instr);
+    specialize_store_attr(owner, name, instr);
+    saw_attr(site, instr, owner, name);
+}
+
+void
+pa_specialize_load_global(PyObject *globals, PyObject *builtins, PyObject *name,
+                          uint32_t *instr)
+{
+    pa_site_record *site = pa_site_attempt(instr);
+    specialize_load_global(globals, builtins, name, instr);
+    saw_operands(site, instr, globals, builtins);
+}
+
+void
+pa_specialize_binary_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg,
+                        PyObject **locals)
+{
+    pa_site_record *site = pa_site_attempt(instr);
+    specialize_binary_op(lhs, rhs, instr, oparg, locals);
+    saw_operands(site, instr, lhs, rhs);
+}
+
+void
+pa_specialize_compare_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg)
+{
+    pa_site_record *site = pa_site_attempt(instr);
+    specialize_compare_op(lhs, rhs, instr, oparg);
+    saw_operands(site, instr, lhs, rhs);
+}
+
+void
+pa_specialize_binary_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
+{
+    pa_site_record *site = pa_site_attempt(instr);
+    specialize_binary_subscr(container, sub, instr);
+    saw_operands(site, instr, container, sub);
+}
+
+void
+pa_specialize_store_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
+{
+    pa_site_record *site = pa_site_attempt(instr);
+    specialize_store_subscr(container, sub, instr);
+    saw_operands(site, instr, container, sub);
+}
+
+void
+pa_specialize_unpack_sequence(PyObject *seq, uint32_t *instr, int oparg)
+{
+    pa_site_record *site = pa_site_attempt(instr);
+    specialize_unpack_sequence(seq, instr, oparg);
+    const char *detail = NULL;
+    if ((PyTuple_CheckExact(seq) || PyList_CheckExact(seq)) && Py_SIZE(seq) != oparg) {
+        detail = "length differs from the number of targets";
+    }
+    if (site != NULL) {
+        pa_site_saw(site, instr, pa_type_name(Py_TYPE(seq)), NULL, detail);
+    }
+}
+
+void
+pa_specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwnames,
+                   int is_meth)
+{
+    pa_site_record *site = pa_site_attempt(instr);
+    specialize_call(callable, instr, nargs, kwnames, is_meth);
+    if (site != NULL) {
+        const char *called;
+        const char *kind = callable_kind(callable, nargs, kwnames, &called);
+        pa_site_saw(site, instr, pa_type_name(Py_TYPE(callable)), called, kind);
+    }
+}
+
+void
+pa_specialize_for_iter(PyObject *iter, uint32_t *instr)
+{
+    pa_site_record *site = pa_site_attempt(instr);
+    specialize_for_iter(iter, instr);
+    saw_operands(site, instr, iter, NULL);
+}
+
+void
+pa_specialize_send(PyObject *receiver, uint32_t *instr)
+{
+    pa_site_record *site = pa_site_attempt(instr);
+    specialize_send(receiver, instr);
+    saw_operands(site, instr, receiver, NULL);
 }

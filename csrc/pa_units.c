@@ -52,6 +52,7 @@ pa_unit_free(pa_unit *u)
     free(u->to_cpy);
     free(u->from_cpy);
     free(u->exc);
+    pa_site_records_clear(u);
     free(u);
 }
 
@@ -101,6 +102,7 @@ void
 pa_unit_quicken(pa_unit *u)
 {
     memcpy(u->code, u->base_code, sizeof(uint32_t) * (size_t)u->ncode);
+    pa_site_records_clear(u);    /* the sites start over, as their counters do */
     if (!pa_config.specialize) {
         return;
     }

@@ -52,6 +52,9 @@ _OPTIONS = (
     (("--report",), "report", "DIR",
      "at exit, write an HTML report to DIR: one page per source file, each expression "
      "coloured by how it specialized, details on hover; open DIR/index.html"),
+    (("--report-only",), "report_only", "PATH",
+     "with --report: pages only for the files at PATH -- a file, a directory (every file "
+     "under it) or a glob pattern ('src/*.py'); repeat it for more paths"),
     (("--warmup",), "warmup", "N",
      "executions of an adaptive instruction before it tries to specialize (default 2, "
      "or PYADAPT_WARMUP; 0: at the first execution; 'never': generic mode)"),
@@ -63,6 +66,7 @@ _OPTIONS = (
     (("--version",), "version", None, "print pyadapt's version and exit"),
 )
 _BY_FLAG = {flag: opt for opt in _OPTIONS for flag in opt[0]}
+_REPEATABLE = {"report_only"}   # each use adds a value to a list
 
 _USAGE = "python -m pyadapt [options] [script.py | -m module | -c code | -] [args ...]"
 
@@ -110,7 +114,8 @@ def _parser():
         if metavar is None:
             parser.add_argument(*flags, dest=dest, action="store_true", help=help_text)
         else:
-            parser.add_argument(*flags, dest=dest, metavar=metavar, help=help_text)
+            parser.add_argument(*flags, dest=dest, metavar=metavar, help=help_text,
+                                action="append" if dest in _REPEATABLE else "store")
     return parser
 
 
@@ -173,7 +178,10 @@ def _parse(argv):
                     _usage_error(f"argument {flag}: expected one argument ({metavar})")
                 i += 1
                 value = argv[i]
-            setattr(opts, dest, value)
+            if dest in _REPEATABLE:
+                setattr(opts, dest, (getattr(opts, dest) or []) + [value])
+            else:
+                setattr(opts, dest, value)
             last_value = (flag, metavar, value)
         i += 1
     return _checked(opts, last_value, False), None, None, []
@@ -197,6 +205,9 @@ def _checked(opts, last_value, have_program):
     if opts.stats_top is not None:
         opts.stats_top = _count("--stats-top", opts.stats_top)
         opts.stats = True
+    if opts.report_only is not None and opts.report is None:
+        _usage_error("argument --report-only: it limits the pages of --report, which is not "
+                     "given (write: --report DIR --report-only PATH ...)")
     if opts.report is not None and os.path.exists(opts.report) and not os.path.isdir(opts.report):
         _usage_error(f"argument --report: {opts.report!r} is not a directory")
     return opts
@@ -359,6 +370,10 @@ _kept_for_report = []
 
 # What runs, for --stats-json: set by main once the command line is parsed.
 _program = {"kind": None, "target": None, "args": []}
+# For the report: the script's absolute path, the directory the program started in, and the
+# text of programs that have no file (-c, standard input), by their code's filename.
+_report_context = {"path": None, "cwd": None}
+_report_sources = {}
 
 
 def _keep_main_code_for_report():
@@ -397,6 +412,8 @@ def _at_exit_outputs(opts):
     # Paths as given on the command line, before the program can change directory.
     stats_json = os.path.abspath(opts.stats_json) if opts.stats_json else None
     report_dir = os.path.abspath(opts.report) if opts.report else None
+    report_only = [os.path.abspath(p) for p in opts.report_only] if opts.report_only else None
+    _report_context["cwd"] = os.getcwd()
 
     def write_outputs():
         if os.getpid() != pid:
@@ -419,7 +436,8 @@ def _at_exit_outputs(opts):
                 _warn(err, f"cannot write --stats-json {stats_json}: {exc}")
         if report_dir:
             try:
-                index = _report.report(report_dir)
+                index = _report.report(report_dir, program=dict(_program, **_report_context),
+                                       only=report_only, sources=_report_sources)
             except Exception as exc:  # never lose the other outputs, nor the exit status
                 _warn(err, f"cannot write --report {report_dir}: {type(exc).__name__}: {exc}")
             else:
@@ -571,6 +589,7 @@ def main(argv=None):
 
     if kind == "script":
         filename = _absolute(target)
+        _report_context["path"] = filename
         sys.argv[:] = [target, *args]
         if _main_importer(filename) is not None:
             # A directory or zip file with __main__.py: it goes first on sys.path (even with
@@ -584,6 +603,7 @@ def main(argv=None):
     else:
         sys.argv[:] = ["-c", *args]
         code = _compile_or_exit(_compile_string, target, "<string>")
+        _report_sources["<string>"] = target
         attrs = None
     main_module = _new_main(attrs)
     if _outputs(opts):
@@ -661,8 +681,9 @@ def _run_stdin(opts, argv0, args, python_console_follows):
         if not python_console_follows:   # otherwise python's console, after the launcher
             _core._call_toplevel(loop, stdin, b"<stdin>", None)
         return
-    code = _compile_or_exit(lambda: compile(sys.stdin.buffer.read(), "<stdin>", "exec",
-                                            dont_inherit=True))
+    source = sys.stdin.buffer.read()
+    code = _compile_or_exit(lambda: compile(source, "<stdin>", "exec", dont_inherit=True))
+    _report_sources["<stdin>"] = source.decode("utf-8", "replace")
     main_module.__dict__.update(__file__="<stdin>", __cached__=None)
     if _outputs(opts):
         _kept_for_report.append(code)

@@ -12,8 +12,9 @@ What a site keeps is what its cache holds (pa_caches.h): the hits of its special
 since it last specialized, the counter (the remaining miss budget of a specialized form, from
 which its misses follow), the backoff exponent (one more at each failed attempt and each
 deopt, capped at max_backoff: the site's history of trouble) and the kind of the last failed
-attempt.  Deopts are counted per specialized form only (``stats()["specialized"]``), not per
-site.
+attempt.  Beside the caches, the specializer keeps a record per site it was called for
+(csrc/pa_sites.c, off the hot path): its attempts, its deopts, and what each attempt saw --
+the operands' types, the kind of callable or attribute, the outcome (``seen_at``).
 """
 import os
 import sys
@@ -21,8 +22,9 @@ import sys
 from . import __version__
 from . import _pyadapt as _core, _word
 from ._compiler import OPNAMES, OPS
-from ._introspect import get_instructions, stats
-from ._pyadapt import lib
+from ._advice import explain
+from ._introspect import _FAIL_NAMES, get_instructions, stats
+from ._pyadapt import ffi, lib
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "document", "site_records", "format_top_sites",
            "specializable_families"]
@@ -54,10 +56,53 @@ def config():
             "miss_budget": c.miss_budget, "max_backoff": c.max_backoff}
 
 
-def _record(code, ins, miss_budget):
+def _text(ptr):
+    return ffi.string(ptr).decode("utf-8", "replace") if ptr else None
+
+
+def seen_at(code):
+    """What the specializer saw at each site of ``code``'s unit that it was called for:
+    {pyadapt offset: {"attempts", "deopts" (counted at the attempt after each), "seen": [{
+    "types": the operands' type names, "kind": the callable's or attribute's kind or None,
+    "result": the form it specialized to or the failure kind, "specialized": bool, "count":
+    attempts that saw exactly this}], "unseen": attempts not kept (more than 4 different)}}.
+    """
+    addr = _core.unit_address(code)
+    if not addr:
+        return {}
+    unit = ffi.cast("pa_unit *", addr)
+    out = {}
+    for i in range(unit.nsite_records):
+        r = unit.site_records[i]
+        seen = []
+        for k in range(r.nseen):
+            e = r.seen[k]
+            types = [t for t in (_text(e.types[0]), _text(e.types[1])) if t is not None]
+            if e.outcome >= 0:
+                result, specialized = OPNAMES[e.outcome], True
+            else:
+                result, specialized = _FAIL_NAMES[-e.outcome], False
+            seen.append({"types": types, "kind": _text(e.detail), "result": result,
+                         "specialized": specialized, "count": e.count})
+        out[r.index] = {"attempts": r.attempts, "deopts": r.deopts, "seen": seen,
+                        "unseen": r.unseen}
+    return out
+
+
+def deopt_pending(ins):
+    """Whether ``ins`` is an adaptive site whose last event was a deopt (its counter has a
+    backoff and no failure kind), not yet followed by an attempt that would count it."""
+    if ins.kind != "adaptive" or not ins.caches:
+        return False
+    raw = ins.caches[_word.COUNTER][1]
+    return _word.backoff(raw) != 0 and _word.failure_kind(raw) == 0
+
+
+def _record(code, ins, miss_budget, seen=None):
     raw = ins.caches[_word.COUNTER][1] if ins.caches else 0
     p = ins.positions
     misses = max(miss_budget - ins.counter, 0) if ins.kind == "specialized" else 0
+    seen = seen or {"attempts": 0, "deopts": 0, "seen": [], "unseen": 0}
     return {
         "file": code.co_filename,
         "line": p.lineno if p else None,
@@ -74,7 +119,21 @@ def _record(code, ins, miss_budget):
         "backoff": _word.backoff(raw),
         "countdown": ins.counter,
         "failure": ins.failure,
+        "attempts": seen["attempts"],
+        "deopts": seen["deopts"] + deopt_pending(ins),
+        "seen": seen["seen"],
+        "advice": advice(ins, seen, misses),
     }
+
+
+def advice(ins, seen, misses):
+    """The change to the code that would let the site specialize, or None (_advice)."""
+    deopts = seen["deopts"] + deopt_pending(ins)
+    missing = ins.kind == "specialized" and misses > 0
+    if not (ins.failure or missing or (ins.kind == "adaptive" and deopts)):
+        return None
+    return explain(ins.family, ins.argrepr, ins.failure, seen["seen"], deopts,
+                   specialized=missing)[1]
 
 
 def _ran(ins, warmup):
@@ -101,11 +160,12 @@ def site_records(codes=None):
     for code in codes:
         if not code.co_filename or is_own_file(code.co_filename):
             continue
+        seen = seen_at(code)
         for ins in get_instructions(code):
             if ins.kind not in ("specialized", "adaptive") or ins.family not in families:
                 continue
             if _ran(ins, cfg["warmup"]):
-                records.append(_record(code, ins, cfg["miss_budget"]))
+                records.append(_record(code, ins, cfg["miss_budget"], seen.get(ins.offset)))
     records.sort(key=lambda r: (r["file"], r["line"] or 0, r["column"] or 0, r["function"],
                                 r["offset"]))
     return records
@@ -176,6 +236,8 @@ def format_top_sites(records, top=10, *, cwd=None):
         for r in missing[:top]:
             w("  %8s %11s  %-36s %s (%s)" % (format(r["misses"], ","), format(r["hits"], ","),
                                              r["form"], _where(r, cwd), r["function"]))
+            if r.get("advice"):
+                w("           -> %s" % r["advice"])
     else:
         w("sites with misses: none")
     w("")
@@ -189,6 +251,8 @@ def format_top_sites(records, top=10, *, cwd=None):
             w("  %7d  %-16s %-40s %s" % (r["backoff"], r["instruction"],
                                          "%s (%s)" % (_where(r, cwd), r["function"]),
                                          r["failure"] or "deoptimized, warming up again"))
+            if r.get("advice"):
+                w("           -> %s" % r["advice"])
     else:
         w("sites that failed to specialize or deoptimized: none")
     return "\n".join(out) + "\n"

@@ -111,6 +111,12 @@ class Page(html.parser.HTMLParser):
         self.spans = []
         self.lines = []
         self.links = []
+        self.ids = set()
+        self.fixes = []          # the rows of the sites to fix: {"cells": [...], "href": ...}
+        self.panel = None        # the hover panel: {"hidden": bool, "text": ...}
+        self._row = None
+        self._cell = None
+        self._in_panel = False
         self._span = None
         self._line = None
         self._in_number = False
@@ -122,8 +128,19 @@ class Page(html.parser.HTMLParser):
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         classes = (attrs.get("class") or "").split()
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
         if tag == "a" and "href" in attrs:
             self.links.append(attrs["href"])
+            if self._row is not None and self._row["href"] is None:
+                self._row["href"] = attrs["href"]
+        if tag == "tr" and "fix" in classes:
+            self._row = {"cells": [], "href": None, "classes": classes}
+        elif tag == "td" and self._row is not None:
+            self._cell = []
+        elif tag == "div" and attrs.get("id") == "panel":
+            self.panel = {"hidden": "hidden" in attrs, "text": []}
+            self._in_panel = True
         if tag not in VOID:
             self.stack.append((tag, classes))
         if tag == "span" and "line" in classes:
@@ -133,7 +150,8 @@ class Page(html.parser.HTMLParser):
         elif tag == "span" and "pa" in classes:
             if self._span is not None:
                 self.errors.append("a coloured span inside a coloured span")
-            self._span = {"classes": classes, "title": attrs.get("title"), "text": []}
+            self._span = {"classes": classes, "title": attrs.get("title"), "text": [],
+                          "id": attrs.get("id")}
         elif self._span is not None:
             self.errors.append(f"<{tag}> inside a coloured span")
 
@@ -146,6 +164,15 @@ class Page(html.parser.HTMLParser):
             self.errors.append(f"</{tag}> does not close {self.stack[-1:]}")
             return
         _, classes = self.stack.pop()
+        if tag == "td" and self._cell is not None:
+            self._row["cells"].append("".join(self._cell))
+            self._cell = None
+        elif tag == "tr" and self._row is not None:
+            self.fixes.append(self._row)
+            self._row = None
+        elif tag == "div" and self._in_panel:
+            self.panel["text"] = "".join(self.panel["text"])
+            self._in_panel = False
         if tag == "span" and "pa" in classes:
             self._span["text"] = "".join(self._span["text"])
             self.spans.append(self._span)
@@ -157,6 +184,10 @@ class Page(html.parser.HTMLParser):
             self._line = None
 
     def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+        if self._in_panel:
+            self.panel["text"].append(data)
         if self._span is not None:
             self._span["text"].append(data)
         if self._line is not None and not self._in_number:
@@ -295,9 +326,15 @@ def test_every_status_is_shown(mixed_page):
     # a function never called has no unit: nothing of it is coloured
     never = MIXED.splitlines().index("def never_called(c):") + 2
     assert not [s for s in mixed_page.spans if f"line {never}," in s["title"]]
-    # the module level ran once: adaptive, not specialized yet
-    assert by_status.get("warming"), "no adaptive site shown"
+    # the module level ran once: too few times to specialize, which is not a problem
+    few = by_status.get("few", [])
+    assert few and all("ran too few times to specialize: ran 1 of the 3 executions"
+                       in s["title"] for s in few if s["title"].count("\n\n") == 0), few
     assert by_status.get("specialized")
+    # what the failed site saw, and why there is nothing simple to change: __getattr__
+    assert "what it saw" in failed[0]["title"] and "Weird, class defines __getattr__" in \
+        failed[0]["title"], failed[0]["title"]
+    assert "to specialize: Weird defines __getattr__" in failed[0]["title"]
 
 
 def test_multi_line_spans_colour_their_first_line(mixed_page):
@@ -418,7 +455,7 @@ def test_report_in_chromium(point_report, tmp_path):
     assert page.lines == POINT.splitlines()
 
     # What the browser paints: the legend's green on the specialized expressions and the
-    # adaptive yellow (the module level ran once) in the screenshot.
+    # neutral blue-grey of code that ran too few times (the module level ran once).
     shot = tmp_path / "report.png"
     run_chromium([f"--screenshot={shot}", "--window-size=1200,900", url], tmp_path)
     assert shot.stat().st_size > 10_000
@@ -429,8 +466,10 @@ def test_report_in_chromium(point_report, tmp_path):
         for px in row:
             counts[px] = counts.get(px, 0) + 1
     green = counts.get((0xA8, 0xE6, 0xA1), 0)       # --ok in the page's CSS
-    yellow = counts.get((0xFF, 0xE9, 0x8A), 0)      # --warm
-    assert green > 2000 and yellow > 300, (green, yellow)
+    few = counts.get((0xDF, 0xE9, 0xF3), 0)         # --few
+    assert green > 2000 and few > 300, (green, few)
+    # and nothing of this program is shown as a problem (the module level ran once)
+    assert {page.status(s) for s in page.spans} <= {"specialized", "few", "cold"}
 
 
 # ---- (c) --stats, --stats-json, --warmup, --generic -------------------------------------------
@@ -574,3 +613,199 @@ def test_stats_json_unwritable_does_not_change_the_ending(tmp_path):
                         "exit"], tmp_path)
     assert proc.returncode == 3, describe(proc)
     assert "pyadapt: cannot write --stats-json" in proc.stderr
+
+
+# ---- (d) a report that says what to change ------------------------------------------------------
+
+# bodies.py of the README: vx is an int, dt a float; double() sees floats, then ints, in turn.
+FIX = '''\
+import json
+import helper
+
+
+class Body:
+    def __init__(self, x, vx):
+        self.x = x
+        self.vx = vx
+
+    def step(self, dt):
+        self.x = self.x + self.vx * dt
+
+
+def double(xs):
+    t = 0
+    for x in xs:
+        t = x + x
+    return t
+
+
+bodies = [Body(0.0, 1) for _ in range(10)]
+for _ in range(100):
+    for b in bodies:
+        b.step(0.01)
+for _ in range(20):
+    double([1.0] * 60 + [1] * 60)
+print(json.dumps(round(bodies[0].x, 3)), helper.twice(2))
+'''
+
+HELPER = "def twice(n):\n    return n * 2\n"
+
+
+def fix_line(expression):
+    return next(n for n, text in enumerate(FIX.splitlines(), 1) if expression in text)
+
+
+@pytest.fixture(scope="module")
+def fix_report(tmp_path_factory):
+    """``--report rep --stats-json stats.json fix.py``: the directory, the page of fix.py
+    read back, and the statistics of the same run."""
+    tmp = tmp_path_factory.mktemp("fix")
+    write(tmp / "fix.py", FIX)
+    write(tmp / "helper.py", HELPER)
+    (tmp / "rep").mkdir()
+    write(tmp / "rep" / "notes.html", "<p>the user's own notes</p>\n")
+    write(tmp / "rep" / "gone.py-0badcafe.html",
+          '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+          '<meta name="generator" content="pyadapt">\n<title>an old page</title>\n')
+    native = run_python(["fix.py"], tmp)
+    proc = run_pyadapt(["--warmup", "2", "--report", "rep", "--stats-json", "stats.json",
+                        "fix.py"], tmp)
+    assert proc.returncode == 0 and proc.stdout == native.stdout, describe(proc)
+    with open(tmp / "stats.json") as f:
+        stats = json.load(f)
+    return tmp / "rep", read_page(page_of(tmp / "rep", "fix.py")), stats
+
+
+def stats_site(stats, expression, instruction):
+    line = fix_line(expression)
+    (record,) = [r for r in stats["sites"] if r["file"].endswith("fix.py")
+                 and r["line"] == line and r["instruction"] == instruction
+                 and FIX.splitlines()[line - 1][r["column"]:r["end_column"]] == expression]
+    return record
+
+
+def test_sites_to_fix_say_what_was_seen_and_what_to_change(fix_report):
+    _, page, stats = fix_report
+    # pyadapt's own statistics: the multiplication failed on an int and a float, the
+    # addition in double() deoptimized more than once, seeing floats and ints
+    mul = stats_site(stats, "self.vx * dt", "BINARY_OP")
+    assert mul["kind"] == "adaptive" and mul["failure"] == "operands of different types"
+    assert mul["seen"][0]["types"] == ["int", "float"]
+    add = stats_site(stats, "x + x", "BINARY_OP")
+    assert add["deopts"] >= 2 and add["failure"] is None, add
+    assert {tuple(e["types"]) for e in add["seen"]} == {("float", "float"), ("int", "int")}
+
+    rows = {row["cells"][0]: row for row in page.fixes}
+    mul_row = rows[f"line {fix_line('self.vx * dt')}:{mul['column']}"]
+    where, function, instruction, what, saw, advice = mul_row["cells"]
+    assert (function, instruction) == ("Body.step", "BINARY_OP")
+    assert what == "specialization failed: operands of different types"
+    assert saw.startswith("int and float: operands of different types")
+    assert advice.startswith("operands int and float: make both floats")
+    assert "f-failed" in mul_row["classes"]
+
+    add_row = rows[f"line {fix_line('t = x + x')}:{add['column']}"]
+    _, function, _, what, saw, advice = add_row["cells"]
+    assert function == "double"
+    assert what == f"deoptimized / polymorphic: deoptimized {add['deopts']} times"
+    assert "float and float: BINARY_OP_ADD_FLOAT" in saw and "int and int: BINARY_OP_ADD_INT" \
+        in saw
+    assert advice.startswith("polymorphic: it saw float, then int") or \
+        advice.startswith("polymorphic: it saw int, then float"), advice
+
+    # each row links to its span, whose hover holds the same details
+    for row in (mul_row, add_row):
+        assert row["href"].startswith("#S")
+        (span,) = [s for s in page.spans if s["id"] == row["href"][1:]]
+        assert row["cells"][5] in span["title"] and "what it saw" in span["title"]
+    assert page.status(next(s for s in page.spans if s["id"] == mul_row["href"][1:])) == "failed"
+    assert page.status(next(s for s in page.spans if s["id"] == add_row["href"][1:])) == "deopt"
+    # every in-page link has its target
+    assert all(h[1:] in page.ids for h in page.links if h.startswith("#")), page.links
+
+    # code that ran once (the module level: the list of bodies) is no problem
+    once = fix_line("bodies = [Body(0.0, 1)")
+    statuses = {page.status(s) for s in page.spans if f"line {once}," in s["title"]
+                and "<module>" in s["title"]}
+    assert statuses and not statuses & {"failed", "deopt", "missing"}, statuses
+
+
+def test_index_puts_the_program_first_and_keeps_only_this_run(fix_report):
+    directory, _, _ = fix_report
+    index = read_page(directory / "index.html")
+    text = (directory / "index.html").read_text()
+    order = [m for m in re.findall(r'id="g-([a-z-]+)"', text)]
+    assert order[0] == "program" and "stdlib" in order, order
+    program_part = text[text.index('id="g-program"'):text.index('id="g-stdlib"')]
+    assert "fix.py" in program_part and "helper.py" in program_part
+    assert "json" + os.sep + "__init__.py" in text[text.index('id="g-stdlib"'):]
+    # every page the index links exists; the stale page is gone, the user's file is not
+    pages = [h.split("#")[0] for h in index.links if h.endswith(".html") or ".html#" in h]
+    assert pages and all((directory / p).exists() for p in pages)
+    assert not (directory / "gone.py-0badcafe.html").exists()
+    assert (directory / "notes.html").read_text() == "<p>the user's own notes</p>\n"
+    assert set(os.listdir(directory)) == {"index.html", "notes.html"} | set(pages)
+
+
+def test_report_only_limits_the_pages(tmp_path):
+    write(tmp_path / "fix.py", FIX)
+    write(tmp_path / "helper.py", HELPER)
+    proc = run_pyadapt(["--report", "rep", "fix.py"], tmp_path)
+    assert proc.returncode == 0, describe(proc)
+    assert len(os.listdir(tmp_path / "rep")) > 3
+    # the same directory again, limited: the pages of the run before are gone
+    proc = run_pyadapt(["--report", "rep", "--report-only", "fix.py", "--report-only",
+                        "help*.py", "fix.py"], tmp_path)
+    assert proc.returncode == 0, describe(proc)
+    names = sorted(os.listdir(tmp_path / "rep"))
+    assert [n.split("-")[0] for n in names] == ["fix.py", "helper.py", "index.html"], names
+    assert "Limited to" in (tmp_path / "rep" / "index.html").read_text()
+    # a directory: every file under it
+    proc = run_pyadapt(["--report", "rep", f"--report-only={tmp_path}", "fix.py"], tmp_path)
+    names = sorted(n.split("-")[0] for n in os.listdir(tmp_path / "rep"))
+    assert names == ["fix.py", "helper.py", "index.html"], names
+    # without --report it means nothing: an error
+    proc = run_pyadapt(["--report-only", "fix.py", "fix.py"], tmp_path)
+    assert proc.returncode == 2 and "--report-only" in proc.stderr, describe(proc)
+
+
+def test_command_programs_get_a_page(tmp_path):
+    code = "t = 0.0\nfor i in range(50):\n    t = t + i * 0.5\nprint(t)"
+    proc = run_pyadapt(["--report", "rep", "--stats-json", "stats.json", "-c", code], tmp_path)
+    assert proc.returncode == 0 and proc.stdout == "612.5\n", describe(proc)
+    # pyadapt's own record of the site: i * 0.5 failed on an int and a float
+    stats = json.loads((tmp_path / "stats.json").read_text())
+    (record,) = [r for r in stats["sites"] if r["file"] == "<string>" and r["line"] == 3
+                 and r["column"] == 12 and r["instruction"] == "BINARY_OP"]
+    assert record["failure"] == "operands of different types", record
+    page = read_page(page_of(tmp_path / "rep", "_string_"))
+    assert page.lines == code.splitlines()
+    assert "&lt;string&gt; (the -c program)" in (tmp_path / "rep" / "index.html").read_text()
+    (mul,) = [s for s in page.spans if s["title"].startswith("BINARY_OP_ADAPTIVE")
+              and "line 3, columns 12-19" in s["title"]]
+    assert page.status(mul) == "failed" and "make both floats" in mul["title"]
+
+
+def test_fix_links_and_details_in_chromium(fix_report, tmp_path):
+    directory, page, _ = fix_report
+    path = page_of(directory, "fix.py")
+    first = page.fixes[0]
+    url = "file://" + os.path.abspath(path) + first["href"]
+    dom = Page(run_chromium(["--dump-dom", url], tmp_path).stdout)
+    assert not dom.errors, dom.errors[:5]
+    # the link's target is selected and its details are in the panel, as on hover
+    (target,) = [s for s in dom.spans if s["id"] == first["href"][1:]]
+    assert "sel" in target["classes"]
+    assert dom.panel and not dom.panel["hidden"], dom.panel
+    assert dom.panel["text"] == target["title"]
+    assert "to specialize: " + first["cells"][5] in dom.panel["text"]
+    # every link of the page, as the browser built it, has its target
+    assert all(h[1:] in dom.ids for h in dom.links if h.startswith("#")), dom.links
+    assert all(os.path.exists(os.path.join(directory, h.split("#")[0]))
+               for h in dom.links if not h.startswith("#"))
+    # the index, in the browser: the program's group first, its links to the pages' fixes
+    index = Page(run_chromium(["--dump-dom", "file://" + str(directory / "index.html")],
+                              tmp_path).stdout)
+    fixes = [h for h in index.links if h.endswith("#fix")]
+    assert fixes and all(os.path.exists(directory / h[:-4]) for h in fixes)
+    assert os.path.basename(path) + "#fix" in fixes

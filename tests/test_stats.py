@@ -125,8 +125,29 @@ def test_stats_json_describes_the_run_and_its_sites(tmp_path, warmup):
     assert len(loop) == 5 and all(r["hits"] > 0 for r in loop), loop
     # every record has the documented keys
     keys = {"file", "line", "column", "end_line", "end_column", "function", "offset",
-            "instruction", "form", "kind", "hits", "misses", "backoff", "countdown", "failure"}
+            "instruction", "form", "kind", "hits", "misses", "backoff", "countdown", "failure",
+            "attempts", "deopts", "seen", "advice"}
     assert all(set(r) == keys for r in doc["sites"])
+
+    # what the specializer saw: the float loop, one attempt on two floats
+    assert (hot["attempts"], hot["deopts"]) == (1, 0)
+    assert hot["seen"] == [{"types": ["float", "float"], "kind": None,
+                            "result": "BINARY_OP_ADD_FLOAT", "specialized": True,
+                            "count": 1}]
+    assert hot["advice"] is None
+    # an int times a float, at every attempt (its backoff counts them)
+    assert scale["attempts"] == scale["backoff"] and scale["deopts"] == 0
+    assert scale["seen"] == [{"types": ["int", "float"], "kind": None,
+                              "result": "operands of different types", "specialized": False,
+                              "count": scale["attempts"]}]
+    assert scale["advice"].startswith("operands int and float: make both floats")
+    # specialized on ints, then floats came: the types it specialized for, and what to do
+    assert add["seen"][0]["types"] == ["int", "int"] and add["deopts"] == 0
+    assert add["advice"].startswith("specialized for ints, then its guards failed")
+    # the deopt is counted at the site (not yet followed by an attempt: from its counter)
+    assert (sub["attempts"], sub["deopts"]) == (1, 1)
+    assert sub["seen"][0]["result"] == "BINARY_OP_SUBTRACT_INT"
+    assert sub["advice"].startswith("deoptimized once")
 
 
 def test_generic_mode_keeps_no_sites(tmp_path):
@@ -176,6 +197,9 @@ def test_stats_lists_the_top_sites(tmp_path):
     line, column, _ = where("v * k")
     failed = next(t for t in err.splitlines() if f"sites.py:{line}:{column} (scale)" in t)
     assert "BINARY_OP" in failed and failed.endswith("operands of different types"), failed
+    lines = err.splitlines()
+    advice = lines[lines.index(failed) + 1]
+    assert advice.startswith("           -> operands int and float: make both floats"), advice
     line, column, _ = where("a - b")
     deopted = next(t for t in err.splitlines() if f"sites.py:{line}:{column} (sub)" in t)
     assert deopted.endswith("deoptimized, warming up again"), deopted
@@ -203,3 +227,149 @@ def test_bad_stats_top_is_a_usage_error(tmp_path, option):
     proc = run_pyadapt([*option, "sites.py"], tmp_path)
     assert proc.returncode == 2, describe(proc)
     assert "argument --stats-top: expected a count" in proc.stderr
+
+
+# ---- what the specializer saw, in this process --------------------------------------------------
+
+class Slotted:
+    __slots__ = ("v",)
+
+    def __init__(self):
+        self.v = 1
+
+
+class WithGetattr:
+    def __getattr__(self, name):
+        return 2
+
+
+def kw(a, b):
+    return a + b
+
+
+def what_it_met(n, objects, values):
+    t = 0
+    for i in range(n):
+        t += kw(a=1, b=2)                 # a Python function called with keywords
+        t += objects[i % 2].v             # two classes: a __slots__ member, then __getattr__
+        t = values[i] + values[i]         # floats, then ints: deopts
+    return t
+
+
+def test_seen_records_types_kinds_and_deopts():
+    from pyadapt import _sites
+
+    pyadapt.configure(specialize=True, warmup=2)
+    values = [0.5] * 100 + [1] * 100 + [0.5] * 200
+    pyadapt.run(what_it_met, 400, [Slotted(), WithGetattr()], values)
+    code = what_it_met.__code__
+    seen = _sites.seen_at(code)
+    records = {(r["line"], r["instruction"]): r for r in _sites.site_records([code])}
+    first = code.co_firstlineno
+
+    call = records[(first + 3, "CALL")]
+    assert call["failure"] == "call with keyword arguments"
+    assert {"types": ["function"], "kind": "Python function, called with keyword arguments",
+            "result": "call with keyword arguments", "specialized": False,
+            "count": call["attempts"]} in call["seen"]
+    assert call["advice"] == "called with keyword arguments: pass them positionally here"
+
+    attr = records[(first + 4, "LOAD_ATTR")]
+    kinds = {(tuple(e["types"]), e["kind"]) for e in attr["seen"]}
+    assert (("Slotted", "member_descriptor"), "__slots__ member") in kinds, kinds
+    assert (("WithGetattr",), "class defines __getattr__") in kinds, kinds
+
+    # the addition: float, 52 misses on ints, a deopt, ints, a deopt, floats ...
+    add = [r for r in records.values() if r["line"] == first + 5
+           and r["instruction"] == "BINARY_OP"]
+    (add,) = add
+    assert add["deopts"] >= 2, add
+    assert {tuple(e["types"]) for e in add["seen"]} == {("float", "float"), ("int", "int")}
+    # pyadapt's own view agrees: the form in the record is the one dis shows at that offset
+    (ins,) = [i for i in pyadapt.get_instructions(what_it_met)
+              if i.cpy_offset == add["offset"] and i.family == "BINARY_OP"]
+    assert ins.opname == add["form"]
+    assert seen[ins.offset]["deopts"] + _sites.deopt_pending(ins) == add["deopts"]
+    assert pyadapt.stats()["specialized"]["BINARY_OP_ADD_INT"]["deopts"] >= 1
+
+
+class Base:
+    def __init__(self):
+        self.x = 1
+
+
+class Derived(Base):
+    pass
+
+
+def read_x(objects):
+    t = 0
+    for o in objects:
+        t += o.x
+    return t
+
+
+def test_polymorphic_attribute_records_the_types_it_holds(tmp_path):
+    from pyadapt import _report, _sites
+
+    pyadapt.configure(specialize=True, warmup=2)
+    assert pyadapt.run(read_x, [Base(), Derived()] * 50) == 100
+    code = read_x.__code__
+    (record,) = [r for r in _sites.site_records([code]) if r["instruction"] == "LOAD_ATTR"]
+    # one form holds both classes (dis shows it), and the record says which, in order
+    (ins,) = [i for i in pyadapt.get_instructions(read_x) if i.family == "LOAD_ATTR"]
+    assert ins.opname == record["form"] == "LOAD_ATTR_INSTANCE_VALUE"
+    assert ins.hits == record["hits"] >= 95 and record["misses"] == 0
+    assert [(e["types"], e["kind"], e["result"]) for e in record["seen"]] == [
+        (["Base"], "instance attribute", "LOAD_ATTR_INSTANCE_VALUE"),
+        (["Derived"], "another type, same attribute index: held too",
+         "LOAD_ATTR_INSTANCE_VALUE")]
+    assert record["deopts"] == 0 and record["advice"] is None
+    # the report's hover names it polymorphic, green: nothing to fix
+    _report.report(str(tmp_path / "rep"), codes=[code])
+    page = next(p for p in (tmp_path / "rep").iterdir() if p.name.startswith("test_stats"))
+    text = page.read_text()
+    assert "polymorphic: LOAD_ATTR_INSTANCE_VALUE holds Base, Derived" in text
+    assert "Sites to fix (0)" in text
+
+
+class Constants:
+    LIMIT = 3
+
+
+def advised(n, c, partial):
+    t = 0.0
+    for i in range(n):
+        t += c.LIMIT            # a class attribute read through an instance
+        t += partial(0)         # a functools.partial
+        q = i / 2               # int / int
+        a, b = "ab"             # unpacking a str
+    return t + q
+
+
+def test_advice_for_what_a_site_saw():
+    import functools
+
+    from pyadapt import _sites
+
+    pyadapt.configure(specialize=True, warmup=2)
+    pyadapt.run(advised, 30, Constants(), functools.partial(max, 1))
+    first = advised.__code__.co_firstlineno
+    records = {(r["line"] - first, r["instruction"]): r
+               for r in _sites.site_records([advised.__code__])}
+    expected = {
+        (3, "LOAD_ATTR"): ("plain class attribute on an instance", ["Constants", "int"],
+                           "a class attribute read through an instance: read it from the "
+                           "class (Constants.name)"),
+        (4, "CALL"): ("callable kind not specialized", ["functools.partial"],
+                      "a callable object (functools.partial"),
+        (5, "BINARY_OP"): ("operator not specialized", ["int", "int"],
+                           "int / int does not specialize: make the operands floats"),
+        (6, "UNPACK_SEQUENCE"): ("sequence type or length not specialized", ["str"],
+                                 "unpacking a str: unpack a tuple or a list"),
+    }
+    for key, (failure, types, advice) in expected.items():
+        record = records[key]
+        assert record["kind"] == "adaptive" and record["failure"] == failure, record
+        assert record["seen"][-1]["types"] == types, record
+        assert record["advice"].startswith(advice), record

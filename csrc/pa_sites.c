@@ -1,0 +1,179 @@
+/* pa_sites.c -- what the specializer saw, per site: a side table off the hot path.
+ *
+ * The inline caches hold what a handler needs and no more (the counter with its backoff and
+ * last failure kind, the hits).  What a person needs to fix a site -- the operand types it
+ * met, the kind of callable or attribute, how often it deoptimized -- is kept here instead,
+ * in a sorted array per unit (pa_unit.site_records), written only by the specializer
+ * (pa_specialize.c, cold code): once per specialization attempt, and when a polymorphic
+ * attribute form meets a type it does not hold.  No handler and no guard touches it.
+ *
+ * A deopt is not seen where it happens (the loop's miss path): the site's counter says it
+ * at the next attempt -- an adaptive counter with a backoff and no failure kind was left by
+ * a deopt (a failed attempt sets the kind, a success and re-quickening clear the backoff
+ * or start from none).  A deopt not yet followed by an attempt is visible the same way in
+ * the cache; pyadapt/_sites.py adds it.
+ *
+ * Type names are interned (a copy per distinct name, kept for the life of the process, at
+ * most PA_TYPE_NAMES_MAX): a heap type's tp_name dies with its class.
+ */
+#include "pa_internal.h"
+#include "pa_caches.h"
+
+/* ---- interned type names ---- */
+
+#define PA_TYPE_NAMES_MAX 4096
+static const char *type_names[2 * PA_TYPE_NAMES_MAX];   /* open addressing, half full */
+static size_t ntype_names;
+
+static size_t
+name_hash(const char *s)
+{
+    size_t h = 5381;
+    for (; *s; s++) {
+        h = h * 33 + (unsigned char)*s;
+    }
+    return h;
+}
+
+const char *
+pa_type_name(PyTypeObject *tp)
+{
+    const char *name = tp->tp_name != NULL ? tp->tp_name : "?";
+    size_t mask = 2 * PA_TYPE_NAMES_MAX - 1;
+    for (size_t i = name_hash(name) & mask;; i = (i + 1) & mask) {
+        if (type_names[i] == NULL) {
+            if (ntype_names >= PA_TYPE_NAMES_MAX) {
+                return "(a type among too many)";
+            }
+            size_t n = strlen(name) + 1;
+            char *copy = malloc(n);
+            if (copy == NULL) {
+                return "?";
+            }
+            memcpy(copy, name, n);
+            type_names[i] = copy;
+            ntype_names++;
+            return copy;
+        }
+        if (strcmp(type_names[i], name) == 0) {
+            return type_names[i];
+        }
+    }
+}
+
+/* ---- the records of a unit ---- */
+
+/* The unit whose code holds `instr`: the frame the loop runs (the specializer is called by
+ * the instruction being executed), or NULL for a scratch copy of an instruction. */
+static pa_unit *
+unit_of(const uint32_t *instr)
+{
+    _PyInterpreterFrame *frame = PyThreadState_GET()->cframe->current_frame;
+    if (frame == NULL) {
+        return NULL;
+    }
+    pa_unit *u = pa_unit_for_code(frame->f_code);
+    if (u == NULL || instr < u->code || instr >= u->code + u->ncode) {
+        return NULL;
+    }
+    return u;
+}
+
+static pa_site_record *
+record_for(pa_unit *u, int32_t index)
+{
+    int lo = 0, hi = u->nsite_records;
+    /* sites are met mostly in code order: try the end first */
+    if (hi > 0 && u->site_records[hi - 1].index < index) {
+        lo = hi;
+    }
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        int32_t at = u->site_records[mid].index;
+        if (at == index) {
+            return &u->site_records[mid];
+        }
+        if (at < index) {
+            lo = mid + 1;
+        }
+        else {
+            hi = mid;
+        }
+    }
+    if (u->nsite_records == u->site_records_cap) {
+        int cap = u->site_records_cap ? 2 * u->site_records_cap : 4;
+        pa_site_record *grown = realloc(u->site_records, sizeof(pa_site_record) * (size_t)cap);
+        if (grown == NULL) {
+            return NULL;
+        }
+        u->site_records = grown;
+        u->site_records_cap = cap;
+    }
+    memmove(&u->site_records[lo + 1], &u->site_records[lo],
+            sizeof(pa_site_record) * (size_t)(u->nsite_records - lo));
+    u->nsite_records++;
+    pa_site_record *r = &u->site_records[lo];
+    memset(r, 0, sizeof(*r));
+    r->index = index;
+    return r;
+}
+
+pa_site_record *
+pa_site_attempt(const uint32_t *instr)
+{
+    pa_unit *u = unit_of(instr);
+    if (u == NULL) {
+        return NULL;
+    }
+    pa_site_record *r = record_for(u, (int32_t)(instr - u->code));
+    if (r == NULL) {
+        return NULL;
+    }
+    uint32_t counter = PA_SITE_COUNTER(instr);
+    int op = PA_OPCODE(instr[0]);
+    if ((pa_opinfo_table[op].flags & PA_F_ADAPTIVE) && PA_COUNTER_KIND(counter) == 0
+            && PA_COUNTER_BACKOFF(counter) != 0) {
+        r->deopts++;
+    }
+    r->attempts++;
+    return r;
+}
+
+void
+pa_site_saw(pa_site_record *r, const uint32_t *instr, const char *type0, const char *type1,
+            const char *detail)
+{
+    if (r == NULL) {
+        return;
+    }
+    int op = PA_OPCODE(instr[0]);
+    int32_t outcome = (pa_opinfo_table[op].flags & PA_F_ADAPTIVE)
+                      ? -(int32_t)PA_COUNTER_KIND(PA_SITE_COUNTER(instr)) : op;
+    for (uint32_t i = 0; i < r->nseen; i++) {
+        pa_site_seen *s = &r->seen[i];
+        /* interned names and static details: equal strings are the same pointer */
+        if (s->types[0] == type0 && s->types[1] == type1 && s->detail == detail
+                && s->outcome == outcome) {
+            s->count++;
+            return;
+        }
+    }
+    if (r->nseen == PA_SEEN_MAX) {
+        r->unseen++;
+        return;
+    }
+    pa_site_seen *s = &r->seen[r->nseen++];
+    s->types[0] = type0;
+    s->types[1] = type1;
+    s->detail = detail;
+    s->outcome = outcome;
+    s->count = 1;
+}
+
+void
+pa_site_records_clear(pa_unit *u)
+{
+    free(u->site_records);
+    u->site_records = NULL;
+    u->nsite_records = u->site_records_cap = 0;
+}
