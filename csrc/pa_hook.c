@@ -290,6 +290,27 @@ mod_unit_address(PyObject *self, PyObject *arg)
     return PyLong_FromVoidPtr(pa_unit_for_code((PyCodeObject *)arg));
 }
 
+/* A copy of a code object's site records (pa_site_record[], as bytes), taken in one step
+ * under the GIL: the array itself may be reallocated by a specialization attempt, or freed
+ * by configure(), between any two bytecodes of a Python reader (another thread, a __del__).
+ * The strings the records point to live as long as the process (pa_sites.c). */
+static PyObject *
+mod_site_records(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    if (!PyCode_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "expected a code object, not %.200s",
+                     Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    pa_unit *u = pa_unit_for_code((PyCodeObject *)arg);
+    if (u == NULL || u->nsite_records == 0) {
+        return PyBytes_FromStringAndSize(NULL, 0);
+    }
+    return PyBytes_FromStringAndSize((const char *)u->site_records,
+                                     (Py_ssize_t)(u->nsite_records * sizeof(pa_site_record)));
+}
+
 static PyObject *
 mod_compile(PyObject *self, PyObject *arg)
 {
@@ -487,6 +508,8 @@ static PyMethodDef pa_module_methods[] = {
     {"is_enabled", mod_is_enabled, METH_NOARGS, "whether enable() is in force"},
     {"hook_installed", mod_hook_installed, METH_NOARGS, "whether the frame hook is set"},
     {"unit_address", mod_unit_address, METH_O, "address of a code object's unit, or 0"},
+    {"site_records", mod_site_records, METH_O,
+     "a copy of a code object's site records (pa_site_record[]) as bytes"},
     {"compile", mod_compile, METH_O, "compile a code object (if not yet); its unit's address"},
     {"_compile_unattached", mod_compile_unattached, METH_O,
      "compile a code object into a new unit not attached to it; its address"},

@@ -146,6 +146,14 @@ pa_site_saw(pa_site_record *r, const uint32_t *instr, const char *type0, const c
     if (r == NULL) {
         return;
     }
+    /* `r` says the attempt was recorded; the record itself is found again, because the
+     * specializer ran since pa_site_attempt and an attempt it made at another site of the
+     * unit (a call specializer adding a function, say) may have moved the array. */
+    pa_unit *u = unit_of(instr);
+    r = u != NULL ? record_for(u, (int32_t)(instr - u->code)) : NULL;
+    if (r == NULL) {
+        return;
+    }
     int op = PA_OPCODE(instr[0]);
     int32_t outcome = (pa_opinfo_table[op].flags & PA_F_ADAPTIVE)
                       ? -(int32_t)PA_COUNTER_KIND(PA_SITE_COUNTER(instr)) : op;

@@ -67,13 +67,12 @@ def seen_at(code):
     "result": the form it specialized to or the failure kind, "specialized": bool, "count":
     attempts that saw exactly this}], "unseen": attempts not kept (more than 4 different)}}.
     """
-    addr = _core.unit_address(code)
-    if not addr:
-        return {}
-    unit = ffi.cast("pa_unit *", addr)
+    # a copy taken in one step: the live array can move between two bytecodes of this loop
+    raw = _core.site_records(code)
+    records = ffi.from_buffer("pa_site_record[]", raw)
     out = {}
-    for i in range(unit.nsite_records):
-        r = unit.site_records[i]
+    for i in range(len(raw) // ffi.sizeof("pa_site_record")):
+        r = records[i]
         seen = []
         for k in range(r.nseen):
             e = r.seen[k]
