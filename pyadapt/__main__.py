@@ -55,6 +55,10 @@ _OPTIONS = (
     (("--warmup",), "warmup", "N",
      "executions of an adaptive instruction before it tries to specialize (default 2, "
      "or PYADAPT_WARMUP; 0: at the first execution; 'never': generic mode)"),
+    (("--compile-after",), "compile_after", "N",
+     "frames of a code object that CPython's own loop runs before pyadapt compiles it "
+     "(default 2, or PYADAPT_COMPILE_AFTER; 0: compile every code object at its first "
+     "frame); the program's own top-level code is compiled at once"),
     (("--generic",), "generic", None,
      "generic mode: specialize nothing (the baseline to compare with)"),
     (("-i",), "inspect", None,
@@ -84,9 +88,9 @@ is passed to the program):
 _EPILOG = """\
 Child processes (subprocess, multiprocessing) start under pyadapt too: PYADAPT=1 is put in
 their environment, and pyadapt-autostart.pth, installed with pyadapt, starts any Python
-process of this environment under pyadapt when PYADAPT=1.  --warmup and --generic apply to
-them too (through PYADAPT_WARMUP and PYADAPT_SPECIALIZE=0 in their environment, which
-pyadapt reads when it starts).
+process of this environment under pyadapt when PYADAPT=1.  --warmup, --compile-after and
+--generic apply to them too (through PYADAPT_WARMUP, PYADAPT_COMPILE_AFTER and
+PYADAPT_SPECIALIZE=0 in their environment, which pyadapt reads when it starts).
 
 --stats, --stats-json and --report are produced when the program ends, however it ends
 (normally, sys.exit, an uncaught exception or KeyboardInterrupt), after its own atexit
@@ -194,6 +198,8 @@ def _checked(opts, last_value, have_program):
         if opts.generic and opts.warmup != "never":
             _usage_error("--generic and --warmup contradict each other: generic mode never "
                          "specializes (--warmup never is generic mode)")
+    if opts.compile_after is not None:
+        opts.compile_after = _count("--compile-after", opts.compile_after)
     if opts.stats_top is not None:
         opts.stats_top = _count("--stats-top", opts.stats_top)
         opts.stats = True
@@ -522,8 +528,8 @@ def _interactive_loop():
 # ---- main ----
 
 def _children(opts):
-    """--no-children, --warmup and --generic: for this process now, and for its children
-    through the environment variables pyadapt reads at import."""
+    """--no-children, --warmup, --compile-after and --generic: for this process now, and for
+    its children through the environment variables pyadapt reads at import."""
     if opts.no_children:
         os.environ.pop("PYADAPT", None)
     else:
@@ -532,6 +538,9 @@ def _children(opts):
     if opts.warmup is not None:
         settings["warmup"] = opts.warmup
         os.environ["PYADAPT_WARMUP"] = str(opts.warmup)
+    if opts.compile_after is not None:
+        settings["compile_after"] = opts.compile_after
+        os.environ["PYADAPT_COMPILE_AFTER"] = str(opts.compile_after)
     if opts.generic:
         settings["specialize"] = False
         os.environ["PYADAPT_SPECIALIZE"] = "0"
@@ -615,6 +624,10 @@ def _run_module(opts, name, alter_argv, python_console_follows):
 
 def _run_toplevel(opts, func, args, python_console_follows):
     """Enable pyadapt and call the program's top level with no launcher frame below it."""
+    if func is exec:
+        # A script's, -c's or stdin's own top level is what pyadapt was asked to run: it is
+        # compiled now, not left to CPython's loop as cold code (it runs once by nature).
+        _core.compile(args[0])
     _enable()
     try:
         _core._call_toplevel(func, *args)
