@@ -553,6 +553,15 @@ def _enable():
         pyadapt.enable()
 
 
+def _console_compiles_everything(opts):
+    """The console runs every statement under pyadapt (its banner says so): each statement is
+    a new code object run once, which compile_after would leave to CPython's loop as cold.
+    For this process only, and not over an explicit --compile-after.  Called with pyadapt
+    off (its own frame would otherwise be the program's)."""
+    if opts.compile_after is None:
+        pyadapt._lib.pa_config.compile_after = 0
+
+
 def main(argv=None):
     if pyadapt.is_enabled():
         # PYADAPT=1 in the environment started pyadapt already: the launcher's own work is
@@ -633,15 +642,21 @@ def _run_toplevel(opts, func, args, python_console_follows):
         _core._call_toplevel(func, *args)
     except BaseException as exc:
         if not opts.inspect or python_console_follows:
+            if python_console_follows and opts.compile_after is None:
+                pyadapt._lib.pa_config.compile_after = 0     # as _console_compiles_everything
             _show_native_traceback()
             raise
         # -i: the error is printed (even SystemExit's), then the console starts; the launcher
         # works natively in between (disable is a C builtin: no frame of its own).
         pyadapt.disable()
         _print_exception(exc)
+    if python_console_follows and opts.compile_after is None:
+        # python's console follows, under pyadapt: as _console_compiles_everything, inline
+        # (pyadapt is on, and a call would be a frame of the program's)
+        pyadapt._lib.pa_config.compile_after = 0
     if opts.inspect and not python_console_follows:
         pyadapt.disable()
-        _console()
+        _console(opts)
 
 
 def _run_stdin(opts, argv0, args, python_console_follows):
@@ -654,6 +669,7 @@ def _run_stdin(opts, argv0, args, python_console_follows):
     interactive = opts.inspect or bool(sys.flags.interactive) or _stdin_is_a_terminal()
     if interactive:
         _program.update(kind="interactive", target=None)
+        _console_compiles_everything(opts)
         # Everything the console needs is set up natively; once pyadapt is on, this frame
         # (started natively, so still run by CPython's loop) calls only C builtins.
         _banner()
@@ -682,7 +698,8 @@ def _run_stdin(opts, argv0, args, python_console_follows):
     _run_toplevel(opts, exec, (code, main_module.__dict__), python_console_follows)
 
 
-def _console():
+def _console(opts):
+    _console_compiles_everything(opts)
     loop, stdin = _interactive_loop()
     _enable()
     _core._call_toplevel(loop, stdin, b"<stdin>", None)
