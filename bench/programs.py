@@ -3,6 +3,7 @@
     python -m bench.programs                     # 20 interleaved rounds (about a minute)
     python -m bench.programs --rounds 5          # a rough answer
     python -m bench.programs --programs c_pass --json out.json
+    python -m bench.programs --variant compile0=--compile-after=0   # a third mode
 
 ``python -m bench`` runs it too (20 rounds, 5 with --fast; --no-programs skips it) and puts
 the table after the others, from ``programs.json`` in the run's directory.
@@ -14,6 +15,13 @@ reaches all of them alike.  For each pair the table gives the median wall time w
 interquartile range, the median CPU time (user + system, less sensitive to other load than
 wall time), the median peak RSS (the child's ``ru_maxrss``), and the ratio of the medians
 (pyadapt / native: above 1.00 is slower, unlike bench's speed tables, because these are costs).
+``--variant NAME=OPTIONS`` adds a mode ``python -m pyadapt OPTIONS ARGS`` (options of
+pyadapt's, comma-separated), measured in the same rounds: the way to compare settings.
+
+``pytest_pyflakes`` and ``pytest_toolz`` are real test suites of third-party libraries that
+ship their tests in their wheels (``pytest --pyargs pyflakes``: 759 tests; ``toolz``: 192),
+pure Python, at the versions the ``bench`` and ``test`` extras pin; when the interpreter
+cannot import them (or pytest) they are left out with a note.
 
 ``import_pyadapt`` is measured inside one process (``time.perf_counter`` around ``import
 pyadapt``): it is the cost a program pays when it imports pyadapt itself; its "native" row
@@ -25,6 +33,7 @@ import argparse
 import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -43,8 +52,14 @@ PROGRAMS = {
     "stdlib_imports": ("a script importing 16 stdlib packages (asyncio, email.parser, json, "
                        "http.client, argparse, unittest, decimal, logging, ...)",
                        ["{dir}/stdlib_imports.py"]),
+    "pytest_pyflakes": ("pytest running pyflakes' own tests (pyflakes 4.1.0)",
+                        ["-m", "pytest", "-q", "-p", "no:cacheprovider", "--pyargs", "pyflakes"]),
+    "pytest_toolz": ("pytest running toolz's own tests (toolz 1.2.0)",
+                     ["-m", "pytest", "-q", "-p", "no:cacheprovider", "--pyargs", "toolz"]),
     "import_pyadapt": ("import pyadapt, in-process time (native row: the timer alone)", None),
 }
+# what a program needs importable, beyond the standard library
+REQUIRES = {"pytest_pyflakes": ("pytest", "pyflakes.test"), "pytest_toolz": ("pytest", "toolz.tests")}
 
 IMPORT_TIMER = ("import time; t = time.perf_counter(); import {module}; "
                 "print((time.perf_counter() - t) * 1e3)")
@@ -52,7 +67,7 @@ IMPORT_TIMER = ("import time; t = time.perf_counter(); import {module}; "
 
 def _env():
     env = dict(os.environ)
-    for var in ("PYADAPT", "PYADAPT_SPECIALIZE", "PYADAPT_WARMUP"):
+    for var in ("PYADAPT", "PYADAPT_SPECIALIZE", "PYADAPT_WARMUP", "PYADAPT_COMPILE_AFTER"):
         env.pop(var, None)
     return env
 
@@ -89,13 +104,16 @@ def _measure(cmd, env, cwd):
     return wall, cpu, usage.ru_maxrss, b"".join(chunks).decode()
 
 
-def _commands(name, python, workdir):
+def _commands(name, python, workdir, modes):
+    """{mode: command line} of one program; modes: {mode: pyadapt options or None (native)}."""
     what, args = PROGRAMS[name]
     if args is None:   # in-process import time
-        return ([python, "-c", IMPORT_TIMER.format(module="sys")],
-                [python, "-c", IMPORT_TIMER.format(module="pyadapt")])
+        return {mode: [python, "-c", IMPORT_TIMER.format(
+                    module="sys" if opts is None else "pyadapt")]
+                for mode, opts in modes.items() if mode in ("native", "pyadapt")}
     args = [a.replace("{dir}", workdir) for a in args]
-    return [python, *args], [python, "-m", "pyadapt", *args]
+    return {mode: [python, *args] if opts is None else [python, "-m", "pyadapt", *opts, *args]
+            for mode, opts in modes.items()}
 
 
 def _write_programs(workdir):
@@ -105,27 +123,57 @@ def _write_programs(workdir):
         f.write(STDLIB_IMPORTS)
 
 
-def run(names, rounds, python=sys.executable, log=print):
-    """{name: {"native": samples, "pyadapt": samples}}, samples = {"wall": [...], ...}."""
+def available(names, python=sys.executable, log=print):
+    """names without the programs whose requirements ``python`` cannot import."""
+    kept = []
+    for name in names:
+        needs = REQUIRES.get(name, ())
+        if needs:
+            probe = subprocess.run([python, "-c", "import " + ", ".join(needs)],
+                                   capture_output=True, env=_env())
+            if probe.returncode != 0:
+                if log:
+                    log("  %s left out: %s cannot import %s (pip install it)"
+                        % (name, python, ", ".join(needs)))
+                continue
+        kept.append(name)
+    return kept
+
+
+def parse_variants(specs):
+    """{mode: options} of the --variant NAME=OPT,OPT arguments."""
+    variants = {}
+    for spec in specs:
+        name, eq, opts = spec.partition("=")
+        if not eq or not name or name in ("native", "pyadapt"):
+            raise ValueError("--variant NAME=OPTIONS (NAME not native or pyadapt): %r" % spec)
+        variants["pyadapt " + name] = [o for o in opts.split(",") if o]
+    return variants
+
+
+def run(names, rounds, python=sys.executable, log=print, variants=None):
+    """{name: {mode: samples}}, samples = {"wall": [...], ...}; modes native, pyadapt and
+    the variants ({mode: pyadapt options})."""
     env = _env()
-    results = {name: {mode: {"wall": [], "cpu": [], "rss": [], "inprocess": []}
-                      for mode in ("native", "pyadapt")} for name in names}
+    modes = {"native": None, "pyadapt": [], **(variants or {})}
     with tempfile.TemporaryDirectory(prefix="pyadapt-programs-") as workdir:
         _write_programs(workdir)
-        commands = {name: _commands(name, python, workdir) for name in names}
+        commands = {name: _commands(name, python, workdir, modes) for name in names}
+        results = {name: {mode: {"wall": [], "cpu": [], "rss": [], "inprocess": []}
+                          for mode in commands[name]} for name in names}
         for name in names:   # one unmeasured run each: .pyc files written, caches warm
-            for cmd in commands[name]:
+            for cmd in commands[name].values():
                 _measure(cmd, env, workdir)
         for r in range(rounds):
             for name in names:
-                for mode, cmd in zip(("native", "pyadapt"), commands[name]):
+                for mode, cmd in commands[name].items():
                     wall, cpu, rss, out = _measure(cmd, env, workdir)
                     sample = results[name][mode]
                     sample["wall"].append(wall)
                     sample["cpu"].append(cpu)
                     sample["rss"].append(rss)
                     if PROGRAMS[name][1] is None:
-                        sample["inprocess"].append(float(out.strip()))
+                        sample["inprocess"].append(float(out.strip().splitlines()[-1]))
             if log and (r + 1) % 5 == 0:
                 log("  round %d of %d" % (r + 1, rounds))
     return results
@@ -149,8 +197,7 @@ def table(results, rounds):
     for name, modes in results.items():
         key = "inprocess" if PROGRAMS[name][1] is None else "wall"
         base = _median(modes["native"][key])
-        for mode in ("native", "pyadapt"):
-            s = modes[mode]
+        for mode, s in modes.items():
             lo, hi = _iqr(s[key])
             med = _median(s[key])
             if mode == "native":
@@ -159,6 +206,11 @@ def table(results, rounds):
                 ratio = "%+.1f ms" % (med - base)
             else:
                 ratio = "%.2fx (%+.1f ms)" % (med / base, med - base)
+                if key == "wall":   # CPU time: less sensitive to the load; memory: a cost too
+                    native = modes["native"]
+                    ratio += ", cpu %.2fx, RSS %.2fx" % (
+                        _median(s["cpu"]) / _median(native["cpu"]),
+                        _median(s["rss"]) / _median(native["rss"]))
             rows.append((name if mode == "native" else "", mode,
                          "%.1f (%.1f-%.1f)" % (med, lo, hi),
                          "%.1f" % _median(s["cpu"]),
@@ -177,10 +229,11 @@ def table(results, rounds):
 FULL_ROUNDS, FAST_ROUNDS = 20, 5   # as part of python -m bench (and --fast)
 
 
-def save(path, names, rounds, python, log=print):
+def save(path, names, rounds, python, log=print, variants=None):
     """Run the programs and write their samples and table to ``path`` (JSON)."""
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    results = run(names, rounds, python, log=log)
+    names = available(names, python, log=log)
+    results = run(names, rounds, python, log=log, variants=variants)
     text, md = table(results, rounds)
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "w") as f:
@@ -207,18 +260,26 @@ def main(argv=None):
                     help="comma-separated subset of: " + ", ".join(PROGRAMS))
     ap.add_argument("--python", default=sys.executable, help="the interpreter (default: this one)")
     ap.add_argument("--json", default="", help="write the samples and the table to this file")
+    ap.add_argument("--variant", action="append", default=[], metavar="NAME=OPTIONS",
+                    help="another mode: python -m pyadapt OPTIONS (comma-separated), e.g. "
+                         "compile0=--compile-after=0; repeatable")
     args = ap.parse_args(argv)
     names = [n for n in args.programs.split(",") if n]
     unknown = [n for n in names if n not in PROGRAMS]
     if unknown or args.rounds < 1:
         ap.error("unknown programs: %s" % ", ".join(unknown) if unknown else "--rounds >= 1")
+    try:
+        variants = parse_variants(args.variant)
+    except ValueError as exc:
+        ap.error(str(exc))
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print("whole programs, %d rounds, %s, load %.2f at start"
           % (args.rounds, args.python, load), flush=True)
     if args.json:
-        text, _ = save(args.json, names, args.rounds, args.python)
+        text, _ = save(args.json, names, args.rounds, args.python, variants=variants)
     else:
-        text, _ = table(run(names, args.rounds, args.python), args.rounds)
+        names = available(names, args.python)
+        text, _ = table(run(names, args.rounds, args.python, variants=variants), args.rounds)
     print(text)
     return 0
 

@@ -106,8 +106,9 @@ typedef struct {
     int32_t ncpy;
     int32_t nexc;
     int32_t flags;           /* PA_UNIT_* */
-    int32_t reject_reason;   /* PA_FB_* when the compiler rejected the code, else 0 */
-    int32_t pad_;
+    int32_t reject_reason;   /* PA_FB_* when the compiler rejected the code, else 0;
+                                PA_FB_COLD: not compiled yet (code, maps and base_code NULL) */
+    int32_t cold_entries;    /* frames of this code the hook left to CPython's loop as cold */
     uint64_t entries;        /* frames of this code started, resumed or inlined by the loop */
     uint32_t *base_code;     /* ncode: the code as compiled (generic forms), for re-quickening */
     void *registry_prev;     /* all attached units, for configure() and introspection */
@@ -149,15 +150,16 @@ extern int pa_decoder_ready;
 #define PA_FB_COMPILE_FAILED 2
 #define PA_FB_UNSUPPORTED 3
 #define PA_FB_FOREIGN_EVAL_FRAME 4   /* a call went through another PEP 523 hook, not inline */
-#define PA_NUM_FALLBACKS 5
-extern const char *const pa_fallback_names[5];
+#define PA_FB_COLD 5                 /* whole-process mode: not entered compile_after times yet */
+#define PA_NUM_FALLBACKS 6
+extern const char *const pa_fallback_names[6];
 
 typedef struct {
     uint64_t instructions;   /* instructions executed by pyadapt's loop */
     uint64_t frames;         /* frames started or resumed in pyadapt's loop */
     uint64_t inlined_calls;  /* Python-to-Python calls pushed without C recursion */
     uint64_t compiled;       /* code objects compiled */
-    uint64_t fallbacks[5];   /* frames sent to CPython's loop (or another hook), by reason */
+    uint64_t fallbacks[6];   /* frames sent to CPython's loop (or another hook), by reason */
 } pa_stats_t;
 extern pa_stats_t pa_stats;
 
@@ -183,6 +185,9 @@ typedef struct {
     uint32_t warmup;         /* executions of an adaptive instruction before it specializes */
     uint32_t miss_budget;    /* guard failures a specialized instruction takes before deopt */
     uint32_t max_backoff;    /* cap of the exponential backoff exponent after failures */
+    uint32_t compile_after;  /* whole-process mode (enable()): frames of a code object the hook
+                                leaves to CPython's loop before compiling it; 0: compile at the
+                                first.  Not applied inside run() or to @jit code. */
 } pa_config_t;
 extern pa_config_t pa_config;
 

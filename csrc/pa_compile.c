@@ -162,6 +162,38 @@ count_exception_entries(PyCodeObject *co)
     return count;
 }
 
+/* 1 if `co` has a backward jump (a loop: one frame of it may run long), 0 if not, -1 if its
+ * code cannot be read (no exception set).  The hook asks this of a code object on its first
+ * entry in whole-process mode, before deciding to leave it to CPython's loop while cold. */
+int
+pa_code_has_loop(PyCodeObject *co)
+{
+    if (!pa_decoder_ready) {
+        return -1;
+    }
+    /* the hook may ask this with an exception set (a generator's first entry by throw()):
+     * a failure here must not replace it */
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *bytes = PyCode_GetCode(co);      /* de-quickened: CPython's generic bytecode */
+    if (bytes == NULL) {
+        PyErr_Clear();
+    }
+    PyErr_Restore(type, value, tb);
+    if (bytes == NULL) {
+        return -1;
+    }
+    pa_reader r = {.raw = (const uint8_t *)PyBytes_AS_STRING(bytes),
+                   .n = (int)(PyBytes_GET_SIZE(bytes) / 2)};
+    const char *err;
+    int rc, loop = 0;
+    while (!loop && (rc = read_instruction(&r, &err)) > 0) {
+        loop = r.d->jump < 0;
+    }
+    Py_DECREF(bytes);
+    return loop ? 1 : rc < 0 ? -1 : 0;
+}
+
 pa_unit *
 pa_compile(PyCodeObject *co, const char **err)
 {

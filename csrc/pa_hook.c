@@ -74,6 +74,7 @@ const char *const pa_fallback_names[PA_NUM_FALLBACKS] = {
     [PA_FB_COMPILE_FAILED] = "compile_failed",
     [PA_FB_UNSUPPORTED] = "unsupported",
     [PA_FB_FOREIGN_EVAL_FRAME] = "foreign_eval_frame",
+    [PA_FB_COLD] = "cold",
 };
 
 pa_stats_t pa_stats;
@@ -89,6 +90,7 @@ pa_count_fallback(int reason)
 /* initial-exec: a plain %fs-relative access, no __tls_get_addr call on every frame */
 #define PA_TLS _Thread_local __attribute__((tls_model("initial-exec")))
 static PA_TLS int tls_depth;      /* > 0: this thread runs inside pyadapt's extent */
+static PA_TLS int tls_runs;       /* > 0: this thread is inside run(): nothing is cold there */
 static int global_enabled;               /* python -m pyadapt / PYADAPT=1 / enable() */
 static int active_runs;                  /* run() extents alive, all threads */
 static int have_jit;                     /* a @jit function exists: the hook stays */
@@ -148,31 +150,41 @@ pa_foreign_eval_frame(PyInterpreterState *interp, int count)
     return 1;
 }
 
-/* Compile `co` on first sight.  Never leaves an exception set: a code object the compiler
- * rejects gets a unit carrying the reason, so that it is not tried again.  Runs no Python
- * code (the compiler is C), so it may be called from anywhere the GIL is held. */
+/* Compile `co` on first sight, or now if it was cold.  Never leaves an exception set: a code
+ * object the compiler rejects gets a unit carrying the reason, so that it is not tried again.
+ * Runs no Python code (the compiler is C), so it may be called from anywhere the GIL is held. */
 pa_unit *
 pa_get_or_compile(PyCodeObject *co)
 {
     pa_unit *u = pa_unit_for_code(co);
-    if (u != NULL) {
+    if (u != NULL && u->reject_reason != PA_FB_COLD) {
         return u;
     }
+    pa_unit *cold = u;
     PyObject *et, *ev, *etb;
     PyErr_Fetch(&et, &ev, &etb);   /* the hook may be entered with an exception set (throw) */
     const char *err;
     pa_unit *made = pa_compile(co, &err);
     if (made == NULL) {
-        made = pa_unit_new(0, 0, 0);
+        made = cold != NULL ? cold : pa_unit_new(0, 0, 0);
         if (made == NULL) {
             PyErr_Restore(et, ev, etb);
             return NULL;
         }
         made->reject_reason = PA_FB_COMPILE_FAILED;
         made->reject_detail = err;
+        if (made == cold) {
+            PyErr_Restore(et, ev, etb);
+            return cold;
+        }
     }
     else {
         pa_stats.compiled++;
+        if (cold != NULL) {
+            pa_unit_adopt(cold, made);
+            PyErr_Restore(et, ev, etb);
+            return cold;
+        }
     }
     if (pa_unit_attach(co, made) == 0) {
         u = made;
@@ -182,6 +194,38 @@ pa_get_or_compile(PyCodeObject *co)
     }
     PyErr_Restore(et, ev, etb);
     return u;
+}
+
+/* A frame of `co` (unit `u`: none yet, or cold) that the hook may leave to CPython's loop:
+ * whole-process mode compiles a code object at its (compile_after + 1)-th entry.  Most code
+ * of a program runs once or a few times (module and class bodies, set-up, a test's body):
+ * CPython's loop runs it as well as pyadapt's would, without a unit to build and keep.
+ * A function with a loop is compiled at its first entry: one frame of it may be the whole
+ * program's work (main() around a hot loop, the timed function of a benchmark), and a frame
+ * that started in CPython's loop stays there.  Module and class bodies are not functions
+ * (no CO_OPTIMIZED): they run once by nature, loop or not.
+ * Returns the unit to run (compiled) or the cold unit (reject_reason PA_FB_COLD). */
+static pa_unit *
+enter_maybe_cold(PyCodeObject *co, pa_unit *u)
+{
+    if (u == NULL) {
+        if ((co->co_flags & CO_OPTIMIZED) && pa_code_has_loop(co) != 0) {
+            return pa_get_or_compile(co);
+        }
+        u = pa_unit_new_cold();
+        if (u == NULL) {
+            return pa_get_or_compile(co);
+        }
+        if (pa_unit_attach(co, u) < 0) {
+            pa_unit_free(u);
+            return pa_get_or_compile(co);
+        }
+    }
+    if ((uint32_t)u->cold_entries < pa_config.compile_after) {
+        u->cold_entries++;
+        return u;
+    }
+    return pa_get_or_compile(co);
 }
 
 PyObject *
@@ -198,8 +242,12 @@ pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
         pa_count_fallback(PA_FB_TRACING);
         return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
     }
-    if (u == NULL) {
-        u = pa_get_or_compile(co);
+    if (u == NULL || u->reject_reason == PA_FB_COLD) {
+        /* Inside run() everything is compiled at once: the caller asked for pyadapt there
+         * (and the tests' proofs that pyadapt ran something rely on it).  @jit units are
+         * compiled when marked, so never cold. */
+        u = pa_config.compile_after > 0 && tls_runs == 0 ? enter_maybe_cold(co, u)
+                                                         : pa_get_or_compile(co);
     }
     if (u == NULL || u->reject_reason != 0) {
         pa_count_fallback(u == NULL ? PA_FB_UNSUPPORTED : u->reject_reason);
@@ -232,6 +280,7 @@ mod_run(PyObject *self, PyObject *const *args, Py_ssize_t nargsf, PyObject *kwna
         return NULL;
     }
     tls_depth++;
+    tls_runs++;
     active_runs++;
     install_hook();
     /* run(f) is f() for the recursion limit: the call of this builtin counted one level */
@@ -240,6 +289,7 @@ mod_run(PyObject *self, PyObject *const *args, Py_ssize_t nargsf, PyObject *kwna
     PyObject *res = PyObject_Vectorcall(func, args + 1, nargs - 1, kwnames);
     tstate->recursion_remaining--;
     active_runs--;
+    tls_runs--;
     tls_depth--;
     maybe_uninstall_hook();
     return res;
@@ -287,7 +337,9 @@ mod_unit_address(PyObject *self, PyObject *arg)
                      Py_TYPE(arg)->tp_name);
         return NULL;
     }
-    return PyLong_FromVoidPtr(pa_unit_for_code((PyCodeObject *)arg));
+    /* a cold unit is the hook's bookkeeping, not a compiled unit: none for introspection */
+    pa_unit *u = pa_unit_for_code((PyCodeObject *)arg);
+    return PyLong_FromVoidPtr(u != NULL && u->reject_reason == PA_FB_COLD ? NULL : u);
 }
 
 /* A copy of a code object's site records (pa_site_record[], as bytes), taken in one step
@@ -435,14 +487,15 @@ mod_hits_by_opcode(PyObject *self, PyObject *unused)
     return list;
 }
 
-/* Code objects of all units alive (for the report). */
+/* Code objects of all units alive, cold ones left out (for the report). */
 static PyObject *
 mod_compiled_codes(PyObject *self, PyObject *unused)
 {
     (void)self; (void)unused;
     PyObject *list = PyList_New(0);
     for (pa_unit *u = pa_registry_head; list != NULL && u != NULL; u = u->registry_next) {
-        if (u->code_object != NULL && PyList_Append(list, (PyObject *)u->code_object) < 0) {
+        if (u->code_object != NULL && u->reject_reason != PA_FB_COLD
+                && PyList_Append(list, (PyObject *)u->code_object) < 0) {
             Py_CLEAR(list);
         }
     }
@@ -507,7 +560,8 @@ static PyMethodDef pa_module_methods[] = {
     {"disable", mod_disable, METH_NOARGS, "stop running the whole process under pyadapt"},
     {"is_enabled", mod_is_enabled, METH_NOARGS, "whether enable() is in force"},
     {"hook_installed", mod_hook_installed, METH_NOARGS, "whether the frame hook is set"},
-    {"unit_address", mod_unit_address, METH_O, "address of a code object's unit, or 0"},
+    {"unit_address", mod_unit_address, METH_O,
+     "address of a code object's unit, or 0 (none yet, or cold)"},
     {"site_records", mod_site_records, METH_O,
      "a copy of a code object's site records (pa_site_record[]) as bytes"},
     {"compile", mod_compile, METH_O, "compile a code object (if not yet); its unit's address"},

@@ -152,6 +152,10 @@ pa_unit_for_code(PyCodeObject *co)
     return pa_unit_probe(co, i);
 }
 
+/* A unit without code for a cold code object (PA_FB_COLD); NULL out of memory. */
+pa_unit *pa_unit_new_cold(void);
+/* Give the attached cold unit `cold` the compiled contents of `made`; frees `made`. */
+void pa_unit_adopt(pa_unit *cold, pa_unit *made);
 /* Attach a new unit to `co` (which has none): 0, or -1 out of memory (no exception set). */
 int pa_unit_attach(PyCodeObject *co, pa_unit *u);
 /* Set up the store: wrap the code type's deallocator (once per process). */
@@ -170,7 +174,10 @@ void pa_unit_add_site_hits(pa_unit *u, uint64_t *hits);
 /* Compile `co` into a new unit (csrc/pa_compile.c); NULL with *err saying why (no
  * exception set).  Runs no Python code. */
 pa_unit *pa_compile(PyCodeObject *co, const char **err);
-pa_unit *pa_get_or_compile(PyCodeObject *co);         /* compile on first sight; never NULL-with-error */
+/* 1 if `co` has a backward jump, 0 if not, -1 if unreadable (no exception set). */
+int pa_code_has_loop(PyCodeObject *co);
+pa_unit *pa_get_or_compile(PyCodeObject *co);         /* compile on first sight (or now, if
+                                                          cold); never NULL-with-error */
 
 /* ---- the loop ---- */
 PyObject *pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag);

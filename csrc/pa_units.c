@@ -41,6 +41,38 @@ pa_unit_new(int ncode, int ncpy, int nexc)
     return u;
 }
 
+/* A unit with no code: `co` is cold (whole-process mode, fewer than pa_config.compile_after
+ * entries), its frames run in CPython's loop and only cold_entries counts them.  Its place
+ * in the table saves a second lookup per entry; pa_unit_adopt fills it when `co` gets hot. */
+pa_unit *
+pa_unit_new_cold(void)
+{
+    pa_unit *u = calloc(1, sizeof(pa_unit));
+    if (u != NULL) {
+        u->reject_reason = PA_FB_COLD;
+    }
+    return u;
+}
+
+/* Move the compiled contents of `made` into the attached cold unit `cold` and free `made`'s
+ * shell: the table, the registry and anyone holding `cold` keep the same pointer. */
+void
+pa_unit_adopt(pa_unit *cold, pa_unit *made)
+{
+    cold->code = made->code;
+    cold->to_cpy = made->to_cpy;
+    cold->from_cpy = made->from_cpy;
+    cold->exc = made->exc;
+    cold->base_code = made->base_code;
+    cold->ncode = made->ncode;
+    cold->ncpy = made->ncpy;
+    cold->nexc = made->nexc;
+    cold->flags |= made->flags;
+    cold->reject_reason = made->reject_reason;
+    cold->reject_detail = made->reject_detail;
+    free(made);
+}
+
 void
 pa_unit_free(pa_unit *u)
 {

@@ -70,12 +70,13 @@ is_enabled = _core.is_enabled
 
 
 def config():
-    """The current configuration: specialize (bool), warmup (int)."""
+    """The current configuration: specialize (bool), warmup (int), compile_after (int)."""
     c = _lib.pa_config
-    return {"specialize": bool(c.specialize), "warmup": c.warmup}
+    return {"specialize": bool(c.specialize), "warmup": c.warmup,
+            "compile_after": c.compile_after}
 
 
-def configure(*, specialize=None, warmup=None):
+def configure(*, specialize=None, warmup=None, compile_after=None):
     """Set pyadapt's mode.
 
     specialize=False is generic mode: no adaptive instructions, no specialization, no
@@ -83,6 +84,12 @@ def configure(*, specialize=None, warmup=None):
     adaptive instruction runs generically before it tries to specialize (0: at once;
     "never" is the same as specialize=False).  Every unit already compiled is re-quickened
     in place, so the setting applies to all code from now on.
+
+    compile_after applies to whole-process mode (``python -m pyadapt``, ``PYADAPT=1``,
+    ``enable()``): how many frames of a code object CPython's own loop runs before pyadapt
+    compiles it and runs the rest ("cold" frames, counted in ``stats()["fallbacks"]``).
+    0 compiles every code object at its first frame.  Inside ``run()`` and for ``@jit``
+    functions everything runs in pyadapt at once, whatever it says.
     """
     current = config()
     if warmup == "never":
@@ -95,18 +102,27 @@ def configure(*, specialize=None, warmup=None):
     if not isinstance(warmup, int) or isinstance(warmup, bool) or not 0 <= warmup <= MAX_WARMUP:
         raise ValueError("warmup must be an int in [0, %d] or 'never', not %r"
                          % (MAX_WARMUP, warmup))
+    if compile_after is not None and (not isinstance(compile_after, int)
+                                      or isinstance(compile_after, bool)
+                                      or not 0 <= compile_after < 1 << 31):
+        raise ValueError("compile_after must be an int in [0, 2**31), not %r" % (compile_after,))
     _core._configure(bool(specialize), warmup)
+    if compile_after is not None:
+        _lib.pa_config.compile_after = compile_after
 
 
 def _configure_from_environment():
     import os
     spec = os.environ.get("PYADAPT_SPECIALIZE")
     warmup = os.environ.get("PYADAPT_WARMUP")
+    compile_after = os.environ.get("PYADAPT_COMPILE_AFTER")
     kwargs = {}
     if spec is not None:
         kwargs["specialize"] = spec not in ("0", "", "false", "no", "off")
     if warmup is not None:
         kwargs["warmup"] = "never" if warmup == "never" else int(warmup)
+    if compile_after is not None:
+        kwargs["compile_after"] = int(compile_after)
     if kwargs:
         configure(**kwargs)
 

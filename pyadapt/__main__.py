@@ -58,6 +58,10 @@ _OPTIONS = (
     (("--warmup",), "warmup", "N",
      "executions of an adaptive instruction before it tries to specialize (default 2, "
      "or PYADAPT_WARMUP; 0: at the first execution; 'never': generic mode)"),
+    (("--compile-after",), "compile_after", "N",
+     "frames of a code object that CPython's own loop runs before pyadapt compiles it "
+     "(default 2, or PYADAPT_COMPILE_AFTER; 0: compile every code object at its first "
+     "frame); the program's own top-level code is compiled at once"),
     (("--generic",), "generic", None,
      "generic mode: specialize nothing (the baseline to compare with)"),
     (("-i",), "inspect", None,
@@ -88,9 +92,9 @@ is passed to the program):
 _EPILOG = """\
 Child processes (subprocess, multiprocessing) start under pyadapt too: PYADAPT=1 is put in
 their environment, and pyadapt-autostart.pth, installed with pyadapt, starts any Python
-process of this environment under pyadapt when PYADAPT=1.  --warmup and --generic apply to
-them too (through PYADAPT_WARMUP and PYADAPT_SPECIALIZE=0 in their environment, which
-pyadapt reads when it starts).
+process of this environment under pyadapt when PYADAPT=1.  --warmup, --compile-after and
+--generic apply to them too (through PYADAPT_WARMUP, PYADAPT_COMPILE_AFTER and
+PYADAPT_SPECIALIZE=0 in their environment, which pyadapt reads when it starts).
 
 --stats, --stats-json and --report are produced when the program ends, however it ends
 (normally, sys.exit, an uncaught exception or KeyboardInterrupt), after its own atexit
@@ -202,6 +206,8 @@ def _checked(opts, last_value, have_program):
         if opts.generic and opts.warmup != "never":
             _usage_error("--generic and --warmup contradict each other: generic mode never "
                          "specializes (--warmup never is generic mode)")
+    if opts.compile_after is not None:
+        opts.compile_after = _count("--compile-after", opts.compile_after)
     if opts.stats_top is not None:
         opts.stats_top = _count("--stats-top", opts.stats_top)
         opts.stats = True
@@ -540,8 +546,8 @@ def _interactive_loop():
 # ---- main ----
 
 def _children(opts):
-    """--no-children, --warmup and --generic: for this process now, and for its children
-    through the environment variables pyadapt reads at import."""
+    """--no-children, --warmup, --compile-after and --generic: for this process now, and for
+    its children through the environment variables pyadapt reads at import."""
     if opts.no_children:
         os.environ.pop("PYADAPT", None)
     else:
@@ -550,6 +556,9 @@ def _children(opts):
     if opts.warmup is not None:
         settings["warmup"] = opts.warmup
         os.environ["PYADAPT_WARMUP"] = str(opts.warmup)
+    if opts.compile_after is not None:
+        settings["compile_after"] = opts.compile_after
+        os.environ["PYADAPT_COMPILE_AFTER"] = str(opts.compile_after)
     if opts.generic:
         settings["specialize"] = False
         os.environ["PYADAPT_SPECIALIZE"] = "0"
@@ -560,6 +569,15 @@ def _children(opts):
 def _enable():
     if not pyadapt.is_enabled():
         pyadapt.enable()
+
+
+def _console_compiles_everything(opts):
+    """The console runs every statement under pyadapt (its banner says so): each statement is
+    a new code object run once, which compile_after would leave to CPython's loop as cold.
+    For this process only, and not over an explicit --compile-after.  Called with pyadapt
+    off (its own frame would otherwise be the program's)."""
+    if opts.compile_after is None:
+        pyadapt._lib.pa_config.compile_after = 0
 
 
 def main(argv=None):
@@ -635,20 +653,30 @@ def _run_module(opts, name, alter_argv, python_console_follows):
 
 def _run_toplevel(opts, func, args, python_console_follows):
     """Enable pyadapt and call the program's top level with no launcher frame below it."""
+    if func is exec:
+        # A script's, -c's or stdin's own top level is what pyadapt was asked to run: it is
+        # compiled now, not left to CPython's loop as cold code (it runs once by nature).
+        _core.compile(args[0])
     _enable()
     try:
         _core._call_toplevel(func, *args)
     except BaseException as exc:
         if not opts.inspect or python_console_follows:
+            if python_console_follows and opts.compile_after is None:
+                pyadapt._lib.pa_config.compile_after = 0     # as _console_compiles_everything
             _show_native_traceback()
             raise
         # -i: the error is printed (even SystemExit's), then the console starts; the launcher
         # works natively in between (disable is a C builtin: no frame of its own).
         pyadapt.disable()
         _print_exception(exc)
+    if python_console_follows and opts.compile_after is None:
+        # python's console follows, under pyadapt: as _console_compiles_everything, inline
+        # (pyadapt is on, and a call would be a frame of the program's)
+        pyadapt._lib.pa_config.compile_after = 0
     if opts.inspect and not python_console_follows:
         pyadapt.disable()
-        _console()
+        _console(opts)
 
 
 def _run_stdin(opts, argv0, args, python_console_follows):
@@ -661,6 +689,7 @@ def _run_stdin(opts, argv0, args, python_console_follows):
     interactive = opts.inspect or bool(sys.flags.interactive) or _stdin_is_a_terminal()
     if interactive:
         _program.update(kind="interactive", target=None)
+        _console_compiles_everything(opts)
         # Everything the console needs is set up natively; once pyadapt is on, this frame
         # (started natively, so still run by CPython's loop) calls only C builtins.
         _banner()
@@ -690,7 +719,8 @@ def _run_stdin(opts, argv0, args, python_console_follows):
     _run_toplevel(opts, exec, (code, main_module.__dict__), python_console_follows)
 
 
-def _console():
+def _console(opts):
+    _console_compiles_everything(opts)
     loop, stdin = _interactive_loop()
     _enable()
     _core._call_toplevel(loop, stdin, b"<stdin>", None)

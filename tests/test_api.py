@@ -415,6 +415,7 @@ def test_enable_disable_is_enabled():
     proc = run_python(
         """
 import pyadapt
+pyadapt.configure(compile_after=0)   # f's one call is compiled, not left to CPython as cold
 
 def f(n):
     return n * 2

@@ -500,7 +500,9 @@ def test_launcher_work_is_native(tmp_path, args):
     package and runpy's frames, which python runs too), and its report lists only it."""
     for path in ("empty.py", "emptypkg/__init__.py", "emptypkg/mod.py", "emptydir/__main__.py"):
         write(tmp_path / path, "")
-    proc = run_pyadapt(["--stats-json", "stats.json", "--report", "report", *args], tmp_path)
+    # --compile-after 0: whatever the launcher ran under pyadapt would be compiled and show
+    proc = run_pyadapt(["--compile-after", "0", "--stats-json", "stats.json", "--report", "report",
+                        *args], tmp_path)
     assert proc.returncode == 0, describe(proc)
     import json
 

@@ -417,6 +417,7 @@ def test_disable_inside_a_running_frame_is_not_a_foreign_hook():
     # no fallback is counted and the frame's own calls still run in pyadapt's loop
     proc = run_python("""
 import pyadapt
+pyadapt.configure(compile_after=0)   # f runs once: in pyadapt, not left to CPython as cold
 
 def g(x):
     return x + 1

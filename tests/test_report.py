@@ -569,8 +569,9 @@ def test_warmup_takes_effect_here_and_in_children(tmp_path):
     proc, stats = run_hot(tmp_path, ["--warmup", "0"], "child")
     assert proc.returncode == 0, describe(proc)
     parent, child = reports(proc)
-    assert parent["config"] == {"specialize": True, "warmup": 0}
-    assert child["config"] == {"specialize": True, "warmup": 0} and child["enabled"]
+    assert parent["config"] == {"specialize": True, "warmup": 0, "compile_after": 2}
+    assert child["config"] == {"specialize": True, "warmup": 0, "compile_after": 2}
+    assert child["enabled"]
     assert child["env"] == ["0", None]
     assert stats["specialized"]["BINARY_OP_ADD_FLOAT"]["hits"] >= 299  # from the first pass
 

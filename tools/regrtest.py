@@ -183,7 +183,7 @@ def _worse(a, b):
     return a if order.index(a) >= order.index(b) else b
 
 
-def run_module(module, mode, outdir, timeout, python, warmup=None, extra=()):
+def run_module(module, mode, outdir, timeout, python, warmup=None, extra=(), compile_after=0):
     """Run one test module in one mode in its own subprocess."""
     tag = f"{module}.{mode}"
     xml_path = os.path.join(outdir, tag + ".xml")
@@ -193,7 +193,7 @@ def run_module(module, mode, outdir, timeout, python, warmup=None, extra=()):
         if os.path.exists(p):
             os.unlink(p)
     env = dict(os.environ)
-    for k in ("PYADAPT", "PYADAPT_SPECIALIZE", "PYADAPT_WARMUP"):
+    for k in ("PYADAPT", "PYADAPT_SPECIALIZE", "PYADAPT_WARMUP", "PYADAPT_COMPILE_AFTER"):
         env.pop(k, None)
     test_args = [module, "-v", "--junit-xml", xml_path, *extra]
     if mode == "native":
@@ -201,6 +201,10 @@ def run_module(module, mode, outdir, timeout, python, warmup=None, extra=()):
     else:
         cmd = [python, "-m", "pyadapt", "-c", _CHILD_CODE, *test_args]
         env["PYADAPT_REGRTEST_STATS"] = stats_path
+        # 0 by default: every frame in pyadapt's loop, as run() would (the suite is here to
+        # exercise the loop; the whole-program default leaves each test's body, run once, to
+        # CPython's loop as cold code)
+        env["PYADAPT_COMPILE_AFTER"] = str(compile_after)
         if mode == "generic":
             env["PYADAPT_SPECIALIZE"] = "0"
         elif warmup is not None:
@@ -364,6 +368,9 @@ def main(argv=None):
     ap.add_argument("--mode", choices=("adaptive", "generic", "both"), default="adaptive",
                     help="pyadapt mode(s) to compare with native (default: adaptive)")
     ap.add_argument("--warmup", type=int, default=None, help="PYADAPT_WARMUP for adaptive mode")
+    ap.add_argument("--compile-after", type=int, default=0,
+                    help="PYADAPT_COMPILE_AFTER (default 0: every frame in pyadapt's loop, not "
+                         "the whole-program default, which leaves cold code to CPython)")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="modules run in parallel (default 1)")
     ap.add_argument("--timeout", type=float, default=900.0,
                     help="seconds per module and mode before the run is killed (default 900)")
@@ -389,7 +396,8 @@ def main(argv=None):
 
     def one(job):
         mod, mode = job
-        r = run_module(mod, mode, outdir, ns.timeout, ns.python, ns.warmup, ns.extra)
+        r = run_module(mod, mode, outdir, ns.timeout, ns.python, ns.warmup, ns.extra,
+                       ns.compile_after)
         results[job] = r
         flag = "" if mode == "native" else (" " + ("same" if (mod, "native") in results and
                                                    same_as_native(results[(mod, "native")], r) else "?"))
