@@ -205,11 +205,29 @@ pa_get_or_compile(PyCodeObject *co)
  * that started in CPython's loop stays there.  Module and class bodies are not functions
  * (no CO_OPTIMIZED): they run once by nature, loop or not.
  * Returns the unit to run (compiled) or the cold unit (reject_reason PA_FB_COLD). */
+/* Whether `frame` runs the body of the __main__ module: the program itself (under
+ * `-m module` or PYADAPT=1), which runs once by nature but is what pyadapt was asked to run,
+ * and may hold the program's hot loop at its top level. */
+static int
+is_main_module_body(_PyInterpreterFrame *frame)
+{
+    if (frame->f_code->co_flags & CO_OPTIMIZED || frame->f_locals != frame->f_globals
+            || !PyDict_CheckExact(frame->f_globals)) {
+        return 0;
+    }
+    /* PyDict_GetItem leaves an exception already set alone (a frame entered by throw()) */
+    PyObject *name = PyDict_GetItem(frame->f_globals, &_Py_ID(__name__));
+    return name != NULL && PyUnicode_Check(name) && _PyUnicode_EqualToASCIIString(name, "__main__");
+}
+
 static pa_unit *
-enter_maybe_cold(PyCodeObject *co, pa_unit *u)
+enter_maybe_cold(_PyInterpreterFrame *frame, PyCodeObject *co, pa_unit *u)
 {
     if (u == NULL) {
         if ((co->co_flags & CO_OPTIMIZED) && pa_code_has_loop(co) != 0) {
+            return pa_get_or_compile(co);
+        }
+        if (is_main_module_body(frame)) {
             return pa_get_or_compile(co);
         }
         u = pa_unit_new_cold();
@@ -246,7 +264,7 @@ pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
         /* Inside run() everything is compiled at once: the caller asked for pyadapt there
          * (and the tests' proofs that pyadapt ran something rely on it).  @jit units are
          * compiled when marked, so never cold. */
-        u = pa_config.compile_after > 0 && tls_runs == 0 ? enter_maybe_cold(co, u)
+        u = pa_config.compile_after > 0 && tls_runs == 0 ? enter_maybe_cold(frame, co, u)
                                                          : pa_get_or_compile(co);
     }
     if (u == NULL || u->reject_reason != 0) {

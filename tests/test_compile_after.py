@@ -219,3 +219,23 @@ def test_deep_recursion_entered_cold():
         print("ok")
         """, timeout=300)
     assert_subprocess_ok(proc, "ok\n")
+
+
+def test_main_module_body_compiled_at_once(tmp_path):
+    """The __main__ module's body is the program pyadapt was asked to run (`-m module`,
+    PYADAPT=1 python script.py), and may hold its hot loop at top level: compiled at its
+    first entry, not left cold like other module bodies."""
+    (tmp_path / "hotmain.py").write_text(
+        "import sys, pyadapt\n"
+        "from pyadapt import _core\n"
+        "t = 0\n"
+        "for i in range(1000):\n"
+        "    t += i\n"
+        "print(t, _core.unit_address(sys._getframe().f_code) != 0,\n"
+        "      pyadapt.unit_info(sys._getframe().f_code)['entries'])\n")
+    for argv, extra in (([sys.executable, "-m", "pyadapt", "-m", "hotmain"], {}),
+                        ([sys.executable, "hotmain.py"], {"PYADAPT": "1"})):
+        proc = subprocess.run(argv, cwd=str(tmp_path), env=_env(**extra),
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, (argv, proc.stderr)
+        assert proc.stdout == "499500 True 1\n", (argv, proc.stdout, proc.stderr)
