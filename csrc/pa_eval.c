@@ -1029,7 +1029,7 @@ init_after_new(PyObject *self, PyObject **args, int nargs)
 
 /* A new frame for `func` with `nargs` arguments taken from `args` (references stolen, as
  * is the reference to func); the remaining locals are NULL. */
-static _PyInterpreterFrame *
+static PA_ALWAYS_INLINE _PyInterpreterFrame *
 push_frame_with_args(PyThreadState *tstate, PyFunctionObject *func, PyObject **args, int nargs)
 {
     PyCodeObject *code = (PyCodeObject *)func->func_code;
