@@ -1199,6 +1199,16 @@ const int pa_pair_stats_enabled = 0;
 #  define COUNT_PAIR() ((void)0)
 #endif
 
+/* The instruction count of stats(): only in a build that asks for it (see pa_cdef.h).
+ * The count lives in a local and reaches pa_stats when the loop returns. */
+#ifdef PA_COUNT_INSTRUCTIONS
+const int pa_counts_instructions = 1;
+#  define COUNT_INSTRUCTION() (ninstr++)
+#else
+const int pa_counts_instructions = 0;
+#  define COUNT_INSTRUCTION() ((void)0)
+#endif
+
 #define DISPATCH() \
     do { \
         this_instr = next_instr; \
@@ -1206,7 +1216,7 @@ const int pa_pair_stats_enabled = 0;
         uint32_t word_ = *next_instr++; \
         opcode = word_ & 0xff; \
         oparg = (int)(word_ >> 8); \
-        ninstr++; \
+        COUNT_INSTRUCTION(); \
         DISPATCH_GOTO(); \
     } while (0)
 

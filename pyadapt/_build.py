@@ -7,7 +7,8 @@ crosses the boundary.
 
 Set ``PYADAPT_DEBUG_BUILD=1`` in the environment for a debug build (assertions on,
 -O0 -g), ``PYADAPT_PAIR_STATS=1`` for a build that counts instruction pairs
-(tools/pair_counts.py).
+(tools/pair_counts.py), ``PYADAPT_COUNT_INSTRUCTIONS=1`` for one whose loop counts the
+instructions it executes (``stats()["instructions"]``, None in a normal build).
 """
 import glob
 import os
@@ -35,6 +36,8 @@ if _debug:
     _macros.append(("PA_DEBUG", "1"))
 if os.environ.get("PYADAPT_PAIR_STATS", "") not in ("", "0"):
     _macros.append(("PA_PAIR_STATS", "1"))     # tools/pair_counts.py
+if os.environ.get("PYADAPT_COUNT_INSTRUCTIONS", "") not in ("", "0"):
+    _macros.append(("PA_COUNT_INSTRUCTIONS", "1"))   # stats()["instructions"] (pa_cdef.h)
 
 ffibuilder.set_source(
     "pyadapt._pyadapt",
