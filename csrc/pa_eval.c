@@ -1930,7 +1930,7 @@ dispatch_switch:
         }
         PyObject *exc = Py_NewRef(PyExceptionInstance_Class(val));
         _PyErr_Restore(tstate, exc, val, PyException_GetTraceback(val));
-        goto exception_unwind;
+        goto reraise;
     }
 
     TARGET(GET_ITER) {
@@ -2967,7 +2967,7 @@ dispatch_switch:
         PyObject *val = POP();
         PyObject *exc = Py_NewRef(PyExceptionInstance_Class(val));
         _PyErr_Restore(tstate, exc, val, PyException_GetTraceback(val));
-        goto exception_unwind;
+        goto reraise;
     }
 
     TARGET(RAISE_VARARGS) {
@@ -2981,7 +2981,7 @@ dispatch_switch:
             /* fall through */
         case 0:
             if (do_raise(tstate, exc, cause)) {
-                goto exception_unwind;
+                goto reraise;
             }
             break;
         default:
@@ -4400,6 +4400,13 @@ unbound_local_error:
     format_exc_check_arg(tstate, PyExc_UnboundLocalError, UNBOUNDLOCAL_ERROR_MSG,
                          PyTuple_GetItem(frame->f_code->co_localsplusnames, oparg));
     goto error;
+
+reraise:
+    /* An exception re-raised as it was (RERAISE, a bare raise, END_ASYNC_FOR): no new
+     * traceback entry, no tracer event.  Setting traced_unwind here, not in the handlers,
+     * keeps it dead across dispatches: otherwise gcc keeps a register zeroed at each one. */
+    traced_unwind = 0;
+    goto exception_unwind;
 
 error:
     kwnames = NULL;
