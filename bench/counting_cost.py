@@ -29,7 +29,7 @@ ROOT = os.path.dirname(HERE)
 # (file, text, replacement): the counting statements of csrc/pa_eval.c
 EDITS = (
     ("csrc/pa_eval.c", "#define STAT_HIT() (this_instr[2]++)", "#define STAT_HIT() ((void)0)"),
-    ("csrc/pa_eval.c", "        pa_op_stats[opcode].deferred++; \\\n", ""),
+    ("csrc/pa_eval.c", "        pa_op_stats[*this_instr & 0xFF].deferred++; \\\n", ""),
     ("csrc/pa_eval.c", "pa_stats.frames++;", ";"),
     ("csrc/pa_eval.c", "pa_stats.inlined_calls++;", ";"),
 )

@@ -1238,7 +1238,7 @@ const int pa_counts_instructions = 0;
             REDISPATCH(); \
         } \
         (*counter_)--; \
-        pa_op_stats[opcode].deferred++; \
+        pa_op_stats[*this_instr & 0xFF].deferred++; \
         goto TARGET_##FAMILY; \
     } while (0)
 #define JUMPTO(target) (next_instr = code_base + (target))
@@ -1366,6 +1366,8 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
     };
 #  pragma GCC diagnostic pop
 #endif
+    /* opcode is read by the dispatch only: a handler that needs its own opcode reads it from
+     * *this_instr, so that the opcode is dead once dispatched (no register kept for it) */
     int opcode, oparg;
     uint64_t ninstr = 0;
     PyObject *kwnames = NULL;     /* set by KW_NAMES for the next CALL (borrowed) */
@@ -4363,9 +4365,10 @@ dispatch_switch:
 miss: {
         /* A guard failed: run the family's generic handler for this execution; after
          * miss_budget misses, send the instruction back to its adaptive form. */
-        pa_op_stats[opcode].misses++;
+        int op = *this_instr & 0xFF;      /* the form whose guard failed */
+        pa_op_stats[op].misses++;
         uint32_t *counter = this_instr + 1;
-        int family = pa_family_of[opcode];
+        int family = pa_family_of[op];
         if (PA_COUNTER_VALUE(*counter) <= 1) {
             /* back to adaptive; a site that keeps deopting (polymorphic) waits longer each
              * time before it specializes again: 31, 63, 127, ... executions */
@@ -4379,8 +4382,8 @@ miss: {
             }
             PA_SET_OPCODE(this_instr, pa_adaptive_of[family]);
             *counter = (backoff << 20) | (wait > PA_MAX_WARMUP ? PA_MAX_WARMUP : wait);
-            pa_op_stats[opcode].deopts++;
-            pa_op_stats[opcode].hits += this_instr[2];   /* the site's hits retire with it */
+            pa_op_stats[op].deopts++;
+            pa_op_stats[op].hits += this_instr[2];   /* the site's hits retire with it */
             this_instr[2] = 0;
         }
         else {
@@ -4392,7 +4395,7 @@ miss: {
     }
 
 unknown_opcode:
-    _PyErr_Format(tstate, PyExc_SystemError, "pyadapt: unknown opcode %d", opcode);
+    _PyErr_Format(tstate, PyExc_SystemError, "pyadapt: unknown opcode %d", *this_instr & 0xFF);
     goto error;
 
 unbound_local_error:
