@@ -1294,7 +1294,7 @@ const int pa_counts_instructions = 0;
         (new_frame)->previous = frame; \
         frame = cframe.current_frame = (new_frame); \
         pa_stats.inlined_calls++; \
-        goto start_frame; \
+        goto start_new_frame; \
     } while (0)
 #define PA_CACHED_PTR(cache) \
     ((PyObject *)(uintptr_t)(((uint64_t)(cache)->descr_hi << 32) | (cache)->descr_lo))
@@ -1331,8 +1331,8 @@ const int pa_counts_instructions = 0;
 #define BUILTINS() (frame->f_builtins)
 #define LOCALS()   (frame->f_locals)
 
-/* Load the per-frame registers from `frame`, resuming after its last instruction. */
-#define LOAD_FRAME_STATE() \
+/* Load the per-frame registers from `frame`, but next_instr. */
+#define LOAD_UNIT_STATE() \
     do { \
         PyCodeObject *co_ = frame->f_code; \
         unit = pa_unit_for_code(co_); \
@@ -1342,9 +1342,22 @@ const int pa_counts_instructions = 0;
         cpy_base = _PyCode_CODE(co_); \
         names = co_->co_names; \
         consts = co_->co_consts; \
-        next_instr = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame) + 1]; \
         stack_pointer = _PyFrame_GetStackPointer(frame); \
         frame->stacktop = -1; \
+    } while (0)
+/* Load the per-frame registers from `frame`, resuming after its last instruction. */
+#define LOAD_FRAME_STATE() \
+    do { \
+        LOAD_UNIT_STATE(); \
+        next_instr = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame) + 1]; \
+    } while (0)
+/* A frame's first entry costs a level of the recursion limit, as natively. */
+#define ENTER_RECURSION_LEVEL() \
+    do { \
+        if (_Py_EnterRecursiveCallTstate(tstate, "")) { \
+            tstate->recursion_remaining--; \
+            goto exit_unwind; \
+        } \
     } while (0)
 
 PyObject *
@@ -1405,12 +1418,20 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
     }
 
 start_frame:
-    if (_Py_EnterRecursiveCallTstate(tstate, "")) {
-        tstate->recursion_remaining--;
-        goto exit_unwind;
-    }
-
+    /* a frame entered or resumed: it continues after its last instruction */
+    ENTER_RECURSION_LEVEL();
     LOAD_FRAME_STATE();
+    goto frame_started;
+
+start_new_frame:
+    /* a frame this loop just pushed (ENTER_INLINE_FRAME): its first instruction is the
+     * unit's first, so the from_cpy lookup of start_frame is not needed */
+    ENTER_RECURSION_LEVEL();
+    LOAD_UNIT_STATE();
+    PA_ASSERT(_PyInterpreterFrame_LASTI(frame) == -1 && unit->from_cpy[0] == 0);
+    next_instr = code_base;
+
+frame_started:
     unit->entries++;
     pa_stats.frames++;
     DISPATCH();
@@ -3118,7 +3139,7 @@ dispatch_switch:
                 new_frame->previous = frame;
                 frame = cframe.current_frame = new_frame;
                 pa_stats.inlined_calls++;
-                goto start_frame;
+                goto start_new_frame;
             }
         }
         PyObject *res = PyObject_Vectorcall(function, args,
