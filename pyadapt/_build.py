@@ -29,7 +29,7 @@ ffibuilder = FFI()
 ffibuilder.cdef(_read("pa_cdef.h") + _read("pa_caches.h"))
 
 _debug = os.environ.get("PYADAPT_DEBUG_BUILD", "") not in ("", "0")
-_cflags = ["-Wall", "-Wextra", "-std=gnu11", "-fno-strict-aliasing", "-fvisibility=hidden"]
+_cflags = ["-Wall", "-Wextra", "-std=gnu11", "-fno-strict-aliasing", "-fvisibility=hidden", "-fno-plt"]
 _macros = []
 if _debug:
     _cflags += ["-O0", "-g"]
