@@ -1141,8 +1141,12 @@ finish_inlined_generator(PyThreadState *tstate, _PyInterpreterFrame *gen_frame, 
 
 /* ------------------------------------------------------------------------------------ */
 
+/* The CPython offset (in code units) of the pyadapt instruction unit at `p`, from the unit's
+ * to_cpy table: the table is indexed like the code, so an entry sits at a fixed byte distance
+ * (to_cpy_delta) from its instruction and costs one load, with no index arithmetic. */
+#define CPY_OFFSET(p) (*(const uint32_t *)((uintptr_t)(p) + (uintptr_t)to_cpy_delta))
 /* frame->prev_instr := the instruction being executed (this_instr). */
-#define SYNC_LASTI() (frame->prev_instr = cpy_base + to_cpy[this_instr - code_base])
+#define SYNC_LASTI() (frame->prev_instr = cpy_base + CPY_OFFSET(this_instr))
 
 /* Each handler is both a case and a label, so adaptive forms can jump to the generic
  * handler of their family in either dispatch mode.
@@ -1290,7 +1294,7 @@ const int pa_counts_instructions = 0;
 #define ENTER_INLINE_FRAME(new_frame, last_cache) \
     do { \
         _PyFrame_SetStackPointer(frame, stack_pointer); \
-        frame->prev_instr = cpy_base + to_cpy[this_instr - code_base] + (last_cache); \
+        frame->prev_instr = cpy_base + CPY_OFFSET(this_instr) + (last_cache); \
         (new_frame)->previous = frame; \
         frame = cframe.current_frame = (new_frame); \
         pa_stats.inlined_calls++; \
@@ -1306,7 +1310,7 @@ const int pa_counts_instructions = 0;
 #define HANDOVER_IF_TRACING(last_unit) \
     do { \
         if (cframe.use_tracing && (frame->is_entry || frame->owner == FRAME_OWNED_BY_THREAD)) { \
-            frame->prev_instr = cpy_base + to_cpy[this_instr - code_base] + (last_unit); \
+            frame->prev_instr = cpy_base + CPY_OFFSET(this_instr) + (last_unit); \
             goto handover; \
         } \
     } while (0)
@@ -1338,7 +1342,7 @@ const int pa_counts_instructions = 0;
         unit = pa_unit_for_code(co_); \
         PA_ASSERT(unit != NULL && unit->reject_reason == 0); \
         code_base = unit->code; \
-        to_cpy = unit->to_cpy; \
+        to_cpy_delta = (intptr_t)((uintptr_t)unit->to_cpy - (uintptr_t)code_base); \
         cpy_base = _PyCode_CODE(co_); \
         names = co_->co_names; \
         consts = co_->co_consts; \
@@ -1385,7 +1389,8 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
     uint64_t ninstr = 0;
     PyObject *kwnames = NULL;     /* set by KW_NAMES for the next CALL (borrowed) */
     pa_unit *unit;
-    uint32_t *code_base, *to_cpy, *next_instr, *this_instr = NULL;
+    uint32_t *code_base, *next_instr, *this_instr = NULL;
+    intptr_t to_cpy_delta;        /* unit->to_cpy - unit->code, in bytes: see CPY_OFFSET */
     _Py_CODEUNIT *cpy_base;
     PyObject *names, *consts;
     PyObject **stack_pointer;
@@ -3134,7 +3139,7 @@ dispatch_switch:
                     goto error;
                 }
                 _PyFrame_SetStackPointer(frame, stack_pointer);
-                frame->prev_instr = cpy_base + to_cpy[this_instr - code_base]
+                frame->prev_instr = cpy_base + CPY_OFFSET(this_instr)
                                     + PA_CPY_CALL_LAST_CACHE;
                 new_frame->previous = frame;
                 frame = cframe.current_frame = new_frame;
@@ -4510,7 +4515,7 @@ exception_unwind: {
             /* CPython's loop runs the handler, with line events */
             traced_unwind = 0;
             this_instr = next_instr;
-            frame->prev_instr = cpy_base + to_cpy[this_instr - code_base] - 1;
+            frame->prev_instr = cpy_base + CPY_OFFSET(this_instr) - 1;
             goto handover;
         }
         DISPATCH();
@@ -4547,7 +4552,7 @@ handover: {
 return_to_caller:
     /* `retval` is the result of the inlined call the current frame is suspended in. */
     LOAD_FRAME_STATE();
-    if (to_cpy[next_instr - code_base] <= (uint32_t)_PyInterpreterFrame_LASTI(frame)) {
+    if (CPY_OFFSET(next_instr) <= (uint32_t)_PyInterpreterFrame_LASTI(frame)) {
         /* Suspended at the start of its instruction (f_lasti as for a call CPython 3.11
          * makes in C): a property getter or __getattribute__ returned its value, or
          * CALL_PY_CLASS's __init__ returned and the object is on the stack already. */
@@ -4604,7 +4609,7 @@ resume_with_error:
     LOAD_FRAME_STATE();
     this_instr = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame)];
     if (pa_family_of[*this_instr & 0xFF] == PA_CALL
-            && to_cpy[this_instr - code_base] == (uint32_t)_PyInterpreterFrame_LASTI(frame)) {
+            && CPY_OFFSET(this_instr) == (uint32_t)_PyInterpreterFrame_LASTI(frame)) {
         /* CALL_PY_CLASS's __init__ raised: type.__call__'s level ends with it */
         _Py_LeaveRecursiveCallTstate(tstate);
     }
