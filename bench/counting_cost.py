@@ -3,9 +3,10 @@
     python -m bench.counting_cost [--workloads a,b] [--jobs 2]
 
 pyadapt has no switch to turn its counters off, so this builds two copies of the C core from
-the working tree in a temporary directory -- one as it is, one with the counters compiled out
-(the per-instruction count in DISPATCH, the per-site hit count of specialized forms, the
-adaptive countdown count, and the frame and inlined-call counts) -- and counts the machine
+the working tree in a temporary directory -- one with every counter (built with
+PYADAPT_COUNT_INSTRUCTIONS=1, which adds the per-instruction count in DISPATCH that a normal
+build leaves out), one with the counters compiled out (the per-site hit count of specialized
+forms, the adaptive countdown count, and the frame and inlined-call counts) -- and counts the machine
 instructions of one warm workload call with each under callgrind (see bench/callgrind.py),
 in adaptive and generic mode.  Needs valgrind and a C compiler; takes about 6 minutes.
 
@@ -27,9 +28,8 @@ ROOT = os.path.dirname(HERE)
 
 # (file, text, replacement): the counting statements of csrc/pa_eval.c
 EDITS = (
-    ("csrc/pa_eval.c", "        ninstr++; \\\n", ""),
     ("csrc/pa_eval.c", "#define STAT_HIT() (this_instr[2]++)", "#define STAT_HIT() ((void)0)"),
-    ("csrc/pa_eval.c", "        pa_op_stats[opcode].deferred++; \\\n", ""),
+    ("csrc/pa_eval.c", "        pa_op_stats[*this_instr & 0xFF].deferred++; \\\n", ""),
     ("csrc/pa_eval.c", "pa_stats.frames++;", ";"),
     ("csrc/pa_eval.c", "pa_stats.inlined_calls++;", ";"),
 )
@@ -46,9 +46,10 @@ def copy_core(dest):
         shutil.copy(os.path.join(ROOT, name), dest)
 
 
-def build(dest):
+def build(dest, env=None):
     proc = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=dest,
-                          capture_output=True, text=True)
+                          capture_output=True, text=True,
+                          env=None if env is None else dict(os.environ, **env))
     if proc.returncode != 0:
         sys.exit("building %s failed:\n%s" % (dest, proc.stderr[-3000:]))
 
@@ -81,7 +82,7 @@ def main(argv=None):
             with open(full, "w") as f:
                 f.write(text.replace(old, new))
         print("building both copies of the C core ...", flush=True)
-        build(with_dir)
+        build(with_dir, {"PYADAPT_COUNT_INSTRUCTIONS": "1"})
         build(without_dir)
         jobs = {}
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:

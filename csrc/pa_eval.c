@@ -1029,7 +1029,7 @@ init_after_new(PyObject *self, PyObject **args, int nargs)
 
 /* A new frame for `func` with `nargs` arguments taken from `args` (references stolen, as
  * is the reference to func); the remaining locals are NULL. */
-static _PyInterpreterFrame *
+static PA_ALWAYS_INLINE _PyInterpreterFrame *
 push_frame_with_args(PyThreadState *tstate, PyFunctionObject *func, PyObject **args, int nargs)
 {
     PyCodeObject *code = (PyCodeObject *)func->func_code;
@@ -1141,8 +1141,12 @@ finish_inlined_generator(PyThreadState *tstate, _PyInterpreterFrame *gen_frame, 
 
 /* ------------------------------------------------------------------------------------ */
 
+/* The CPython offset (in code units) of the pyadapt instruction unit at `p`, from the unit's
+ * to_cpy table: the table is indexed like the code, so an entry sits at a fixed byte distance
+ * (to_cpy_delta) from its instruction and costs one load, with no index arithmetic. */
+#define CPY_OFFSET(p) (*(const uint32_t *)((uintptr_t)(p) + (uintptr_t)to_cpy_delta))
 /* frame->prev_instr := the instruction being executed (this_instr). */
-#define SYNC_LASTI() (frame->prev_instr = cpy_base + to_cpy[this_instr - code_base])
+#define SYNC_LASTI() (frame->prev_instr = cpy_base + CPY_OFFSET(this_instr))
 
 /* Each handler is both a case and a label, so adaptive forms can jump to the generic
  * handler of their family in either dispatch mode.
@@ -1199,6 +1203,16 @@ const int pa_pair_stats_enabled = 0;
 #  define COUNT_PAIR() ((void)0)
 #endif
 
+/* The instruction count of stats(): only in a build that asks for it (see pa_cdef.h).
+ * The count lives in a local and reaches pa_stats when the loop returns. */
+#ifdef PA_COUNT_INSTRUCTIONS
+const int pa_counts_instructions = 1;
+#  define COUNT_INSTRUCTION() (ninstr++)
+#else
+const int pa_counts_instructions = 0;
+#  define COUNT_INSTRUCTION() ((void)0)
+#endif
+
 #define DISPATCH() \
     do { \
         this_instr = next_instr; \
@@ -1206,7 +1220,7 @@ const int pa_pair_stats_enabled = 0;
         uint32_t word_ = *next_instr++; \
         opcode = PA_OPCODE(word_); \
         oparg = (int)PA_OPARG(word_); \
-        ninstr++; \
+        COUNT_INSTRUCTION(); \
         DISPATCH_GOTO(); \
     } while (0)
 
@@ -1228,7 +1242,7 @@ const int pa_pair_stats_enabled = 0;
             REDISPATCH(); \
         } \
         (*counter_)--; \
-        pa_op_stats[opcode].deferred++; \
+        pa_op_stats[PA_OPCODE(*this_instr)].deferred++; \
         goto TARGET_##FAMILY; \
     } while (0)
 #define JUMPTO(target) (next_instr = code_base + (target))
@@ -1280,11 +1294,11 @@ const int pa_pair_stats_enabled = 0;
 #define ENTER_INLINE_FRAME(new_frame, last_cache) \
     do { \
         _PyFrame_SetStackPointer(frame, stack_pointer); \
-        frame->prev_instr = cpy_base + to_cpy[this_instr - code_base] + (last_cache); \
+        frame->prev_instr = cpy_base + CPY_OFFSET(this_instr) + (last_cache); \
         (new_frame)->previous = frame; \
         frame = cframe.current_frame = (new_frame); \
         pa_stats.inlined_calls++; \
-        goto start_frame; \
+        goto start_new_frame; \
     } while (0)
 #define PA_CACHED_PTR(cache) \
     ((PyObject *)(uintptr_t)(((uint64_t)(cache)->descr_hi << 32) | (cache)->descr_lo))
@@ -1296,7 +1310,7 @@ const int pa_pair_stats_enabled = 0;
 #define HANDOVER_IF_TRACING(last_unit) \
     do { \
         if (cframe.use_tracing && (frame->is_entry || frame->owner == FRAME_OWNED_BY_THREAD)) { \
-            frame->prev_instr = cpy_base + to_cpy[this_instr - code_base] + (last_unit); \
+            frame->prev_instr = cpy_base + CPY_OFFSET(this_instr) + (last_unit); \
             goto handover; \
         } \
     } while (0)
@@ -1321,20 +1335,33 @@ const int pa_pair_stats_enabled = 0;
 #define BUILTINS() (frame->f_builtins)
 #define LOCALS()   (frame->f_locals)
 
-/* Load the per-frame registers from `frame`, resuming after its last instruction. */
-#define LOAD_FRAME_STATE() \
+/* Load the per-frame registers from `frame`, but next_instr. */
+#define LOAD_UNIT_STATE() \
     do { \
         PyCodeObject *co_ = frame->f_code; \
         unit = pa_unit_for_code(co_); \
         PA_ASSERT(unit != NULL && unit->reject_reason == 0); \
         code_base = unit->code; \
-        to_cpy = unit->to_cpy; \
+        to_cpy_delta = (intptr_t)((uintptr_t)unit->to_cpy - (uintptr_t)code_base); \
         cpy_base = _PyCode_CODE(co_); \
         names = co_->co_names; \
         consts = co_->co_consts; \
-        next_instr = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame) + 1]; \
         stack_pointer = _PyFrame_GetStackPointer(frame); \
         frame->stacktop = -1; \
+    } while (0)
+/* Load the per-frame registers from `frame`, resuming after its last instruction. */
+#define LOAD_FRAME_STATE() \
+    do { \
+        LOAD_UNIT_STATE(); \
+        next_instr = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame) + 1]; \
+    } while (0)
+/* A frame's first entry costs a level of the recursion limit, as natively. */
+#define ENTER_RECURSION_LEVEL() \
+    do { \
+        if (_Py_EnterRecursiveCallTstate(tstate, "")) { \
+            tstate->recursion_remaining--; \
+            goto exit_unwind; \
+        } \
     } while (0)
 
 PyObject *
@@ -1356,11 +1383,14 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
     };
 #  pragma GCC diagnostic pop
 #endif
+    /* opcode is read by the dispatch only: a handler that needs its own opcode reads it from
+     * *this_instr, so that the opcode is dead once dispatched (no register kept for it) */
     int opcode, oparg;
     uint64_t ninstr = 0;
     PyObject *kwnames = NULL;     /* set by KW_NAMES for the next CALL (borrowed) */
     pa_unit *unit;
-    uint32_t *code_base, *to_cpy, *next_instr, *this_instr = NULL;
+    uint32_t *code_base, *next_instr, *this_instr = NULL;
+    intptr_t to_cpy_delta;        /* unit->to_cpy - unit->code, in bytes: see CPY_OFFSET */
     _Py_CODEUNIT *cpy_base;
     PyObject *names, *consts;
     PyObject **stack_pointer;
@@ -1393,12 +1423,20 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
     }
 
 start_frame:
-    if (_Py_EnterRecursiveCallTstate(tstate, "")) {
-        tstate->recursion_remaining--;
-        goto exit_unwind;
-    }
-
+    /* a frame entered or resumed: it continues after its last instruction */
+    ENTER_RECURSION_LEVEL();
     LOAD_FRAME_STATE();
+    goto frame_started;
+
+start_new_frame:
+    /* a frame this loop just pushed (ENTER_INLINE_FRAME): its first instruction is the
+     * unit's first, so the from_cpy lookup of start_frame is not needed */
+    ENTER_RECURSION_LEVEL();
+    LOAD_UNIT_STATE();
+    PA_ASSERT(_PyInterpreterFrame_LASTI(frame) == -1 && unit->from_cpy[0] == 0);
+    next_instr = code_base;
+
+frame_started:
     unit->entries++;
     pa_stats.frames++;
     DISPATCH();
@@ -1920,7 +1958,7 @@ dispatch_switch:
         }
         PyObject *exc = Py_NewRef(PyExceptionInstance_Class(val));
         _PyErr_Restore(tstate, exc, val, PyException_GetTraceback(val));
-        goto exception_unwind;
+        goto reraise;
     }
 
     TARGET(GET_ITER) {
@@ -2957,7 +2995,7 @@ dispatch_switch:
         PyObject *val = POP();
         PyObject *exc = Py_NewRef(PyExceptionInstance_Class(val));
         _PyErr_Restore(tstate, exc, val, PyException_GetTraceback(val));
-        goto exception_unwind;
+        goto reraise;
     }
 
     TARGET(RAISE_VARARGS) {
@@ -2971,7 +3009,7 @@ dispatch_switch:
             /* fall through */
         case 0:
             if (do_raise(tstate, exc, cause)) {
-                goto exception_unwind;
+                goto reraise;
             }
             break;
         default:
@@ -3101,12 +3139,12 @@ dispatch_switch:
                     goto error;
                 }
                 _PyFrame_SetStackPointer(frame, stack_pointer);
-                frame->prev_instr = cpy_base + to_cpy[this_instr - code_base]
+                frame->prev_instr = cpy_base + CPY_OFFSET(this_instr)
                                     + PA_CPY_CALL_LAST_CACHE;
                 new_frame->previous = frame;
                 frame = cframe.current_frame = new_frame;
                 pa_stats.inlined_calls++;
-                goto start_frame;
+                goto start_new_frame;
             }
         }
         PyObject *res = PyObject_Vectorcall(function, args,
@@ -4353,9 +4391,10 @@ dispatch_switch:
 miss: {
         /* A guard failed: run the family's generic handler for this execution; after
          * miss_budget misses, send the instruction back to its adaptive form. */
-        pa_op_stats[opcode].misses++;
+        int op = PA_OPCODE(*this_instr);      /* the form whose guard failed */
+        pa_op_stats[op].misses++;
         uint32_t *counter = &PA_SITE_COUNTER(this_instr);
-        int family = pa_family_of[opcode];
+        int family = pa_family_of[op];
         if (PA_COUNTER_VALUE(*counter) <= 1) {
             /* back to adaptive; a site that keeps deopting (polymorphic) waits longer each
              * time before it specializes again: 31, 63, 127, ... executions */
@@ -4369,8 +4408,8 @@ miss: {
             }
             PA_SET_OPCODE(this_instr, pa_adaptive_of[family]);
             *counter = PA_COUNTER(0, backoff, wait > PA_MAX_WARMUP ? PA_MAX_WARMUP : wait);
-            pa_op_stats[opcode].deopts++;
-            pa_op_stats[opcode].hits += PA_SITE_HITS(this_instr);   /* the site's hits retire with it */
+            pa_op_stats[op].deopts++;
+            pa_op_stats[op].hits += PA_SITE_HITS(this_instr);   /* the site's hits retire with it */
             PA_SITE_HITS(this_instr) = 0;
         }
         else {
@@ -4382,7 +4421,7 @@ miss: {
     }
 
 unknown_opcode:
-    _PyErr_Format(tstate, PyExc_SystemError, "pyadapt: unknown opcode %d", opcode);
+    _PyErr_Format(tstate, PyExc_SystemError, "pyadapt: unknown opcode %d", (int)PA_OPCODE(*this_instr));
     goto error;
 
 unbound_local_error:
@@ -4390,6 +4429,13 @@ unbound_local_error:
     format_exc_check_arg(tstate, PyExc_UnboundLocalError, UNBOUNDLOCAL_ERROR_MSG,
                          PyTuple_GetItem(frame->f_code->co_localsplusnames, oparg));
     goto error;
+
+reraise:
+    /* An exception re-raised as it was (RERAISE, a bare raise, END_ASYNC_FOR): no new
+     * traceback entry, no tracer event.  Setting traced_unwind here, not in the handlers,
+     * keeps it dead across dispatches: otherwise gcc keeps a register zeroed at each one. */
+    traced_unwind = 0;
+    goto exception_unwind;
 
 error:
     kwnames = NULL;
@@ -4469,7 +4515,7 @@ exception_unwind: {
             /* CPython's loop runs the handler, with line events */
             traced_unwind = 0;
             this_instr = next_instr;
-            frame->prev_instr = cpy_base + to_cpy[this_instr - code_base] - 1;
+            frame->prev_instr = cpy_base + CPY_OFFSET(this_instr) - 1;
             goto handover;
         }
         DISPATCH();
@@ -4506,7 +4552,7 @@ handover: {
 return_to_caller:
     /* `retval` is the result of the inlined call the current frame is suspended in. */
     LOAD_FRAME_STATE();
-    if (to_cpy[next_instr - code_base] <= (uint32_t)_PyInterpreterFrame_LASTI(frame)) {
+    if (CPY_OFFSET(next_instr) <= (uint32_t)_PyInterpreterFrame_LASTI(frame)) {
         /* Suspended at the start of its instruction (f_lasti as for a call CPython 3.11
          * makes in C): a property getter or __getattribute__ returned its value, or
          * CALL_PY_CLASS's __init__ returned and the object is on the stack already. */
@@ -4563,7 +4609,7 @@ resume_with_error:
     LOAD_FRAME_STATE();
     this_instr = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame)];
     if (pa_family_of[PA_OPCODE(*this_instr)] == PA_CALL
-            && to_cpy[this_instr - code_base] == (uint32_t)_PyInterpreterFrame_LASTI(frame)) {
+            && CPY_OFFSET(this_instr) == (uint32_t)_PyInterpreterFrame_LASTI(frame)) {
         /* CALL_PY_CLASS's __init__ raised: type.__call__'s level ends with it */
         _Py_LeaveRecursiveCallTstate(tstate);
     }

@@ -16,7 +16,7 @@ void pa_clear_frame_with_object(PyThreadState *tstate, _PyInterpreterFrame *fram
 
 /* Push a frame of `size` slots on the thread's frame stack (CPython's own data stack);
  * NULL with MemoryError set. */
-static inline _PyInterpreterFrame *
+static PA_ALWAYS_INLINE _PyInterpreterFrame *
 pa_push_frame(PyThreadState *tstate, size_t size)
 {
     if (__builtin_expect(_PyThreadState_HasStackSpace(tstate, (int)size), 1)) {
@@ -28,7 +28,7 @@ pa_push_frame(PyThreadState *tstate, size_t size)
 }
 
 /* Release a frame's references (its frame object takes the data if it outlives it). */
-static inline void
+static PA_ALWAYS_INLINE void
 pa_clear_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
 {
     PA_ASSERT(tstate->cframe->current_frame != frame);
@@ -45,7 +45,7 @@ pa_clear_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
 }
 
 /* Pop the thread's newest frame (its references already released or moved). */
-static inline void
+static PA_ALWAYS_INLINE void
 pa_pop_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
 {
     if (__builtin_expect((PyObject **)frame != &tstate->datastack_chunk->data[0], 1)) {
@@ -57,7 +57,7 @@ pa_pop_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
 }
 
 /* Clear an owned-by-thread frame that is no longer current, and pop it. */
-static inline void
+static PA_ALWAYS_INLINE void
 pa_clear_and_pop_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
 {
     PA_ASSERT(frame->owner == FRAME_OWNED_BY_THREAD);

@@ -49,6 +49,15 @@ enum {
 };
 #define PA_CACHE_UNITS(T) ((int)(sizeof(T) / sizeof(uint32_t)))
 
+/* For the helpers of the loop's hottest paths (frame push, clear and pop at every inline
+ * call and return): gcc stops inlining into pa_execute, a very large function, long before
+ * these small functions, and a call costs a prologue, an epilogue and spilled registers. */
+#if defined(__GNUC__) || defined(__clang__)
+#  define PA_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#  define PA_ALWAYS_INLINE inline
+#endif
+
 /* ---- the frame seam (3.11): push, clear, pop inline, the rest in pa_frame311.c ---- */
 
 #include "pa_frame311.h"

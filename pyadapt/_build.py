@@ -7,7 +7,8 @@ crosses the boundary.
 
 Set ``PYADAPT_DEBUG_BUILD=1`` in the environment for a debug build (assertions on,
 -O0 -g), ``PYADAPT_PAIR_STATS=1`` for a build that counts instruction pairs
-(tools/pair_counts.py).
+(tools/pair_counts.py), ``PYADAPT_COUNT_INSTRUCTIONS=1`` for one whose loop counts the
+instructions it executes (``stats()["instructions"]``, None in a normal build).
 """
 import glob
 import os
@@ -29,13 +30,15 @@ ffibuilder = FFI()
 ffibuilder.cdef(_read("pa_cdef.h") + _read("pa_caches.h"))
 
 _debug = os.environ.get("PYADAPT_DEBUG_BUILD", "") not in ("", "0")
-_cflags = ["-Wall", "-Wextra", "-std=gnu11", "-fno-strict-aliasing", "-fvisibility=hidden"]
+_cflags = ["-Wall", "-Wextra", "-std=gnu11", "-fno-strict-aliasing", "-fvisibility=hidden", "-fno-plt"]
 _macros = []
 if _debug:
     _cflags += ["-O0", "-g"]
     _macros.append(("PA_DEBUG", "1"))
 if os.environ.get("PYADAPT_PAIR_STATS", "") not in ("", "0"):
     _macros.append(("PA_PAIR_STATS", "1"))     # tools/pair_counts.py
+if os.environ.get("PYADAPT_COUNT_INSTRUCTIONS", "") not in ("", "0"):
+    _macros.append(("PA_COUNT_INSTRUCTIONS", "1"))   # stats()["instructions"] (pa_cdef.h)
 
 ffibuilder.set_source(
     "pyadapt._pyadapt",

@@ -445,7 +445,11 @@ def distb(tb=None, *, file=None, show_caches=False, adaptive=False):
 
 
 def stats():
-    """Counters of pyadapt's loop since start (or the last reset_stats())."""
+    """Counters of pyadapt's loop since start (or the last reset_stats()).
+
+    "frames" is what proves that pyadapt ran something: frames its loop entered or resumed.
+    "instructions" (instructions the loop executed) is None unless the core was built with
+    PYADAPT_COUNT_INSTRUCTIONS=1: counting costs a memory increment per instruction."""
     s = ffi.addressof(lib, "pa_stats")
     hits = _core._hits_by_opcode()
     families = {}
@@ -474,7 +478,8 @@ def stats():
             families[family]["misses"] += st.misses
             families[family]["deopts"] += st.deopts
     return {
-        "instructions": s.instructions,
+        # counted only by a build with PYADAPT_COUNT_INSTRUCTIONS=1 (a cost on every dispatch)
+        "instructions": s.instructions if lib.pa_counts_instructions else None,
         "frames": s.frames,
         "inlined_calls": s.inlined_calls,
         "compiled": s.compiled,

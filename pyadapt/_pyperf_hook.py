@@ -13,10 +13,10 @@ and again of its values (``teardown``), with the metadata the run will carry.  I
   ``_misses``, ``_deopts``.  Divided by the calls and the run's ``loops`` (and
   ``inner_loops``) they are per benchmark iteration.
 
-Not the instruction count: the loop adds its instructions to ``stats()`` only when it returns
-to C, and with the whole process in pyadapt the frame that runs pyperf's timing loop, the
-benchmark and this hook is one loop that returns long after the timed call; the counters
-above are counted as they happen.
+Not the instruction count: only a build with PYADAPT_COUNT_INSTRUCTIONS=1 counts it, and its
+loop adds its instructions to ``stats()`` only when it returns to C; with the whole process
+in pyadapt the frame that runs pyperf's timing loop, the benchmark and this hook is one loop
+that returns long after the timed call.  The counters above are counted as they happen.
 
 A worker that ran natively (pyadapt not enabled) records ``pyadapt_enabled: false`` and
 counters of zero, so whoever reads the JSON (bench/standard.py) can tell it from a real run.

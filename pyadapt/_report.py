@@ -100,7 +100,8 @@ def format_stats(s=None, *, top=15, config=None):
     total_fallbacks = sum(fallbacks.values())
     w("pyadapt statistics (%s)" % _mode_text(config))
     w("")
-    w("  %-32s %15s" % ("instructions executed", _fmt(s["instructions"])))
+    if s["instructions"] is not None:     # a build with PYADAPT_COUNT_INSTRUCTIONS=1
+        w("  %-32s %15s" % ("instructions executed", _fmt(s["instructions"])))
     w("  %-32s %15s" % ("frames evaluated", _fmt(s["frames"])))
     w("  %-32s %15s" % ("calls inlined", _fmt(s["inlined_calls"])))
     w("  %-32s %15s" % ("code objects compiled", _fmt(s["compiled"])))
@@ -782,8 +783,9 @@ def _index_page(infos, pages, skipped, s, config, *, program=None, only=None,
                 groups=None):
     total = sum(i.activity for i in infos) or 1
     fallbacks = s["fallbacks"]
-    cards = _cards([
-        ("instructions executed", _fmt(s["instructions"])),
+    counted = [] if s["instructions"] is None else [   # a PYADAPT_COUNT_INSTRUCTIONS=1 build
+        ("instructions executed", _fmt(s["instructions"]))]
+    cards = _cards(counted + [
         ("frames evaluated", _fmt(s["frames"])),
         ("calls inlined", _fmt(s["inlined_calls"])),
         ("code objects compiled", _fmt(s["compiled"])),

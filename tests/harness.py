@@ -11,7 +11,8 @@ What is compared, for every pyadapt run against the one native run:
 * side effects, through an ``observe()`` callable a factory may return.
 
 Every pyadapt run must also *prove* it was pyadapt: the unit of the function under test (and of
-any code named in ``also``) must count new entries, and ``stats()["instructions"]`` must grow.
+any code named in ``also``) must count new entries, and ``stats()["frames"]`` (frames pyadapt's
+loop evaluated) must grow.
 A silent fallback to the native loop fails the test.
 
 pyadapt runs follow ``SCHEDULE``: 1, 2 and 20 back-to-back ``pyadapt.run`` calls (later calls see
@@ -434,8 +435,8 @@ def _entries(code):
     return info["entries"]
 
 
-def _instructions():
-    return pyadapt.stats()["instructions"]
+def _frames():
+    return pyadapt.stats()["frames"]
 
 
 def _fallbacks():
@@ -498,7 +499,7 @@ def _run_schedule(native, fresh, args, kwargs, also_codes, schedule, case_name, 
             code = code_of(target)
             watched = [code] + also_codes
             before = [_entries(c) for c in watched]
-            instr_before = _instructions()
+            frames_before = _frames()
             fallbacks_before = _fallbacks()
             if mode == "run":
                 call = lambda: pyadapt.run(target, *args, **kwargs)  # noqa: E731
@@ -510,7 +511,7 @@ def _run_schedule(native, fresh, args, kwargs, also_codes, schedule, case_name, 
                      f"({index}/{total} overall)")
             result = _capture(call, observe, label)
             after = [_entries(c) for c in watched]
-            instr_after = _instructions()
+            frames_after = _frames()
 
             problems = _compare(native, result)
             if problems:
@@ -520,7 +521,7 @@ def _run_schedule(native, fresh, args, kwargs, also_codes, schedule, case_name, 
                     pytrace=False,
                 )
             not_entered = [c for c, b, a in zip(watched, before, after) if not a > b]
-            if not_entered or not instr_after > instr_before:
+            if not_entered or not frames_after > frames_before:
                 fb_after = _fallbacks()
                 fb_delta = {k: v - fallbacks_before.get(k, 0) for k, v in fb_after.items() if v != fallbacks_before.get(k, 0)}
                 details = "\n".join(
@@ -530,7 +531,7 @@ def _run_schedule(native, fresh, args, kwargs, also_codes, schedule, case_name, 
                 )
                 pytest.fail(
                     f"pyadapt did not run {case_name} ({label}); results matched, but the proof of "
-                    f"execution failed:\n{details}\n  instructions {instr_before} -> {instr_after}\n"
+                    f"execution failed:\n{details}\n  frames {frames_before} -> {frames_after}\n"
                     f"  fallbacks during the run: {fb_delta}",
                     pytrace=False,
                 )

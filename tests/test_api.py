@@ -16,8 +16,8 @@ def entries(obj):
     return 0 if info is None else info["entries"]
 
 
-def instructions():
-    return pyadapt.stats()["instructions"]
+def frames():
+    return pyadapt.stats()["frames"]
 
 
 def fresh_function(src, name):
@@ -63,15 +63,18 @@ def test_run_returns_and_raises_like_a_call():
 def test_run_proves_execution():
     f = fresh_function("def f(n):\n    t = 0\n    for i in range(n):\n        t += i\n    return t\n", "f")
     assert pyadapt.unit_info(f) is None, "unit_info must be None for code pyadapt never saw"
-    before_instr = instructions()
     before_stats = pyadapt.stats()
     assert pyadapt.run(f, 100) == 4950
     info = pyadapt.unit_info(f)
     assert info is not None and info["entries"] >= 1, info
     assert info["rejected"] is None, info
     after = pyadapt.stats()
-    assert after["instructions"] - before_instr >= 100, (before_stats, after)
     assert after["frames"] > before_stats["frames"]
+    # the loop ran in pyadapt's loop: its specialized range iteration counted its hits
+    hits = after["specialized"]["FOR_ITER_RANGE"]["hits"]
+    assert hits - before_stats["specialized"].get("FOR_ITER_RANGE", {"hits": 0})["hits"] >= 90
+    if after["instructions"] is not None:    # a build with PYADAPT_COUNT_INSTRUCTIONS=1
+        assert after["instructions"] - before_stats["instructions"] >= 100, (before_stats, after)
     assert after["compiled"] > before_stats["compiled"]
 
 
@@ -190,9 +193,9 @@ def test_jit_without_parentheses():
     meta = (plain.__name__, plain.__qualname__, plain.__doc__, plain.__module__)
     jitted = pyadapt.jit(plain)
     _check_metadata(*meta, jitted, plain)
-    e0, i0 = entries(plain), instructions()
+    e0, f0 = entries(plain), frames()
     assert jitted(4) == 8  # called from native code
-    assert entries(plain) > e0 and instructions() > i0
+    assert entries(plain) > e0 and frames() > f0
 
 
 def test_jit_with_parentheses_and_decorator_syntax():
@@ -319,8 +322,14 @@ def test_jit_rejects_builtin_in_decorator_form():
 
 def test_stats_keys_and_types():
     s = pyadapt.stats()
-    for key in ("instructions", "frames", "inlined_calls", "compiled"):
+    for key in ("frames", "inlined_calls", "compiled"):
         assert isinstance(s[key], int) and s[key] >= 0, (key, s.get(key))
+    # counted only by a build with PYADAPT_COUNT_INSTRUCTIONS=1
+    from pyadapt import _pyadapt
+    if _pyadapt.lib.pa_counts_instructions:
+        assert isinstance(s["instructions"], int) and s["instructions"] >= 0, s["instructions"]
+    else:
+        assert s["instructions"] is None, s["instructions"]
     assert isinstance(s["fallbacks"], dict)
     for reason in ("tracing", "compile_failed", "unsupported", "foreign_eval_frame"):
         assert reason in s["fallbacks"], s["fallbacks"]
@@ -330,19 +339,19 @@ def test_stats_keys_and_types():
 def test_stats_is_a_snapshot():
     s = pyadapt.stats()
     pyadapt.run(lambda: sum(range(10)))
-    s["instructions"] = -1
-    assert pyadapt.stats()["instructions"] != -1
+    s["frames"] = -1
+    assert pyadapt.stats()["frames"] != -1
 
 
 def test_reset_stats():
     pyadapt.run(lambda: [i for i in range(10)])
-    assert pyadapt.stats()["instructions"] > 0
+    assert pyadapt.stats()["frames"] > 0
     pyadapt.reset_stats()
     s = pyadapt.stats()
-    assert s["instructions"] == 0 and s["frames"] == 0 and s["inlined_calls"] == 0 and s["compiled"] == 0, s
+    assert s["instructions"] in (0, None) and s["frames"] == 0 and s["inlined_calls"] == 0 and s["compiled"] == 0, s
     assert all(v == 0 for v in s["fallbacks"].values()), s
     pyadapt.run(lambda: [i for i in range(10)])
-    assert pyadapt.stats()["instructions"] > 0
+    assert pyadapt.stats()["frames"] > 0
 
 
 def test_inlined_calls_counted():

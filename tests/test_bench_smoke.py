@@ -50,7 +50,7 @@ def test_worker_runs_one_workload_and_records_counters(tmp_path):
 
     bench = pyperf.BenchmarkSuite.load(str(out)).get_benchmark("point_shifted")
     meta = [r.get_metadata() for r in bench.get_runs()]
-    assert any(m.get("pyadapt_instructions", 0) > 0 and m.get("pyadapt_hits", 0) > 0 for m in meta)
+    assert any(m.get("pyadapt_frames", 0) > 0 and m.get("pyadapt_hits", 0) > 0 for m in meta)
     assert all(m["bench_mode"] == "adaptive" for m in meta)
 
     from bench import report

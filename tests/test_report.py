@@ -530,14 +530,16 @@ def test_stats_json_and_table(tmp_path):
     assert stats["families"]["BINARY_OP"]["specialized"] >= 1
     assert stats["specialized"]["BINARY_OP_ADD_FLOAT"]["hits"] >= 295
     assert stats["specialized"]["FOR_ITER_RANGE"]["hits"] >= 295
-    assert stats["instructions"] > 300 * 4
+    assert stats["frames"] >= 2       # the module and hot(), in pyadapt's loop
     err = proc.stderr
-    for text in ("pyadapt statistics", "instructions executed", "frames evaluated",
+    # the instruction count only in a build that counts it (PYADAPT_COUNT_INSTRUCTIONS=1)
+    assert ("instructions executed" in err) == (stats["instructions"] is not None), err
+    for text in ("pyadapt statistics", "frames evaluated",
                  "calls inlined", "code objects compiled", "frames run by CPython's loop",
                  "BINARY_OP", "hit rate", "BINARY_OP_ADD_FLOAT", "specialized forms"):
         assert text in err, f"--stats does not show {text!r}:\n{err}"
     # the table's count is the JSON's: the writer itself ran natively, counting nothing
-    assert f"{stats['instructions']:,}" in err
+    assert f"{stats['frames']:,}" in err
 
 
 def test_help_shows_the_new_options(tmp_path):
@@ -591,7 +593,7 @@ def test_generic_mode_specializes_nothing_here_and_in_children(tmp_path):
     assert parent["config"]["specialize"] is False and parent["result"] == 150.0
     assert child["config"]["specialize"] is False and child["enabled"]
     assert child["env"] == [None, "0"]
-    assert stats["instructions"] > 300 * 4, "pyadapt did not run the program"
+    assert stats["frames"] >= 2, "pyadapt did not run the program"
     assert all(f["hits"] == 0 and f["misses"] == 0 for f in stats["specialized"].values())
     assert all(f["specialized"] == 0 and f["deferred"] == 0 for f in stats["families"].values())
     assert "generic mode" in proc.stderr

@@ -154,7 +154,7 @@ def test_generic_mode_keeps_no_sites(tmp_path):
     proc, doc = run_sites(tmp_path, ["--generic"])
     assert doc["mode"] == "generic" and doc["warmup"] is None
     assert doc["sites"] == []
-    assert doc["instructions"] > 300 * 4, "pyadapt did not run the program"
+    assert doc["frames"] >= 250, "pyadapt did not run the program"   # 250 calls, and more
 
 
 LOOP = "for i in range(50): i + 1"
@@ -175,7 +175,8 @@ def test_stats_json_names_the_program(tmp_path, program, kind, target, args):
     assert doc["program"] == {"kind": kind, "target": target, "args": args}
     if kind == "interactive":
         # each statement's code is freed once it ran: what is alive at exit has no sites
-        assert doc["instructions"] > 50 * 3, "pyadapt did not run the console's statements"
+        hits = doc["specialized"]["FOR_ITER_RANGE"]["hits"]
+        assert hits >= 45, "pyadapt did not run the console's statements"
     elif kind != "module":
         (add,) = [r for r in doc["sites"] if r["instruction"] == "BINARY_OP"]
         filename = "<string>" if kind == "command" else "<stdin>"
