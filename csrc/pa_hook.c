@@ -322,15 +322,40 @@ static PyObject *
 mod_set_runtime(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "_set_runtime() takes 4 arguments");
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "_set_runtime() takes 2 arguments");
         return NULL;
     }
     Py_XSETREF(pa_rt_prep_reraise_star, Py_NewRef(args[0]));
-    Py_XSETREF(pa_rt_match_class, Py_NewRef(args[1]));
-    Py_XSETREF(pa_rt_match_keys, Py_NewRef(args[2]));
-    Py_XSETREF(pa_rt_exception_group_match, Py_NewRef(args[3]));
+    Py_XSETREF(pa_rt_exception_group_match, Py_NewRef(args[1]));
     Py_RETURN_NONE;
+}
+
+/* The match statement's look-ups (csrc/pa_match.c), for tests/test_runtime_helpers.py. */
+static PyObject *
+mod_match_class(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 4 || !PyLong_Check(args[2]) || !PyTuple_CheckExact(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "_match_class(subject, cls, nargs, names: tuple)");
+        return NULL;
+    }
+    Py_ssize_t n = PyLong_AsSsize_t(args[2]);
+    if (n == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    return pa_match_class(args[0], args[1], n, args[3]);
+}
+
+static PyObject *
+mod_match_keys(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 2 || !PyTuple_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "_match_keys(subject, keys: tuple)");
+        return NULL;
+    }
+    return pa_match_keys(args[0], args[1]);
 }
 
 static PyObject *
@@ -466,6 +491,10 @@ static PyMethodDef pa_module_methods[] = {
     {"mark_jit", mod_mark_jit, METH_O, "compile a code object and always run it under pyadapt"},
     {"_set_runtime", (PyCFunction)(void (*)(void))mod_set_runtime, METH_FASTCALL,
      "register the runtime helpers (pyadapt._runtime)"},
+    {"_match_class", (PyCFunction)(void (*)(void))mod_match_class, METH_FASTCALL,
+     "_match_class(subject, cls, nargs, names): MATCH_CLASS's look-up"},
+    {"_match_keys", (PyCFunction)(void (*)(void))mod_match_keys, METH_FASTCALL,
+     "_match_keys(subject, keys): MATCH_KEYS's look-up"},
     {NULL, NULL, 0, NULL},
 };
 
