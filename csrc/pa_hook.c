@@ -186,10 +186,19 @@ pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
 
 /* ---- builtins on the module ---- */
 
+/* run(func, *args, **kwargs) is func(*args, **kwargs) for the recursion limit: no level of
+ * its own.  Whether a call of a builtin takes a level depends on the caller's call site --
+ * CPython's generic call path (cfunction_enter_call) takes one, its specialized
+ * PRECALL_BUILTIN_FAST[_WITH_KEYWORDS] and pyadapt's CALL_BUILTIN_FAST[_WITH_KEYWORDS] take
+ * none -- so a builtin cannot give back "the level its call took": after a call site
+ * specialized, run(f) went one frame deeper than f().  `run` is therefore declared
+ * METH_VARARGS | METH_KEYWORDS, which neither specializer touches, and its vectorcall pointer
+ * is this function (set in pa_core_init): every path to it (generic CALL, PyObject_Call,
+ * functools.partial) reaches it without taking a level, as a call of a Python function does. */
 static PyObject *
-mod_run(PyObject *self, PyObject *const *args, Py_ssize_t nargsf, PyObject *kwnames)
+run_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
-    (void)self;
+    (void)callable;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (nargs < 1) {
         PyErr_SetString(PyExc_TypeError,
@@ -207,15 +216,22 @@ mod_run(PyObject *self, PyObject *const *args, Py_ssize_t nargsf, PyObject *kwna
     tls_depth++;
     active_runs++;
     install_hook();
-    /* run(f) is f() for the recursion limit: the call of this builtin counted one level */
-    PyThreadState *tstate = PyThreadState_Get();
-    tstate->recursion_remaining++;
     PyObject *res = PyObject_Vectorcall(func, args + 1, nargs - 1, kwnames);
-    tstate->recursion_remaining--;
     active_runs--;
     tls_depth--;
     maybe_uninstall_hook();
     return res;
+}
+
+/* `run` as METH_VARARGS | METH_KEYWORDS: reached only if something calls the function
+ * object's tp_call slot directly (its vectorcall pointer is run_vectorcall). */
+static PyObject *run_function;   /* the module's `run` object (borrowed: the module keeps it) */
+
+static PyObject *
+mod_run(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    (void)self;
+    return PyVectorcall_Call(run_function, args, kwargs);
 }
 
 static PyObject *
@@ -478,7 +494,7 @@ static PyMethodDef pa_module_methods[] = {
     {"_reset_site_hits", mod_reset_site_hits, METH_NOARGS, "zero every site's hit count"},
     {"_configure", mod_configure, METH_VARARGS,
      "_configure(specialize, warmup): set the mode and re-quicken every unit"},
-    {"run", (PyCFunction)(void (*)(void))mod_run, METH_FASTCALL | METH_KEYWORDS,
+    {"run", (PyCFunction)(void (*)(void))mod_run, METH_VARARGS | METH_KEYWORDS,
      "run(func, /, *args, **kwargs): call func with pyadapt evaluating every Python frame"},
     {"enable", mod_enable, METH_NOARGS, "run every Python frame of the process under pyadapt"},
     {"disable", mod_disable, METH_NOARGS, "stop running the whole process under pyadapt"},
@@ -511,6 +527,17 @@ pa_core_init(void)
         goto done;
     }
     rc = PyModule_AddFunctions(mod, pa_module_methods);
+    if (rc == 0) {
+        /* run: called through run_vectorcall, which takes no recursion level (see there) */
+        run_function = PyObject_GetAttrString(mod, "run");
+        if (run_function == NULL || !PyCFunction_Check(run_function)) {
+            rc = -1;
+        }
+        else {
+            ((PyCFunctionObject *)run_function)->vectorcall = run_vectorcall;
+        }
+        Py_XDECREF(run_function);     /* the module keeps it alive */
+    }
     pa_units_init();
     if (rc < 0) {
         PyErr_Clear();
