@@ -16,6 +16,20 @@
  */
 #include "pa_internal.h"
 
+/* The attribute names looked up, interned once: a name made afresh at every look-up would
+ * miss the type attribute cache (keyed by the name's identity) and take one of its entries
+ * each time (held there: growth in sys.getallocatedblocks(), tests/test_refcounts.py). */
+static PyObject *
+interned(PyObject **slot, const char *name)
+{
+    if (*slot == NULL) {
+        *slot = PyUnicode_InternFromString(name);
+    }
+    return *slot;
+}
+
+static PyObject *str_match_args, *str_get;
+
 /* One attribute for a class pattern: a new reference; NULL with no error set when the
  * subject has no such attribute (no match); NULL with an error set on failure. */
 static PyObject *
@@ -82,7 +96,8 @@ pa_match_class(PyObject *subject, PyObject *type, Py_ssize_t nargs, PyObject *na
     }
     if (nargs > 0) {
         int match_self = 0;
-        match_args = PyObject_GetAttrString(type, "__match_args__");
+        PyObject *name = interned(&str_match_args, "__match_args__");
+        match_args = name != NULL ? PyObject_GetAttr(type, name) : NULL;
         if (match_args != NULL) {
             if (!PyTuple_CheckExact(match_args)) {
                 PyErr_Format(PyExc_TypeError, "%s.__match_args__ must be a tuple (got %s)",
@@ -90,7 +105,7 @@ pa_match_class(PyObject *subject, PyObject *type, Py_ssize_t nargs, PyObject *na
                 goto done;
             }
         }
-        else if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+        else if (name != NULL && PyErr_ExceptionMatches(PyExc_AttributeError)) {
             /* the type's "match self" flag counts only when there is no __match_args__ */
             PyErr_Clear();
             match_args = PyTuple_New(0);
@@ -156,7 +171,8 @@ pa_match_keys(PyObject *subject, PyObject *keys)
     if (n == 0) {
         return PyTuple_New(0);
     }
-    PyObject *get = PyObject_GetAttrString(subject, "get");
+    PyObject *name = interned(&str_get, "get");
+    PyObject *get = name != NULL ? PyObject_GetAttr(subject, name) : NULL;
     if (get == NULL) {
         return NULL;
     }
