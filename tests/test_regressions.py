@@ -221,6 +221,13 @@ def test_regrtest_by_design_differences_are_the_listed_ones_only():
     assert not rt.same_as_native(native, other)       # another test differs too
     clean = rt.RunResult("test_dis", "generic", returncode=2, cases={ok: rt.OK, design: rt.OK})
     assert not rt.same_as_native(native, clean)       # nothing differs, yet the run failed
+    # a difference by design in one mode only
+    gen_only = "test.test_support.TestSupport.test_recursion"
+    assert rt.BY_DESIGN[gen_only][0] == ("generic",)
+    native = rt.RunResult("test_support", "native", returncode=0, cases={gen_only: rt.OK})
+    for mode, same in (("generic", True), ("adaptive", False)):
+        r = rt.RunResult("test_support", mode, returncode=2, cases={gen_only: rt.ERROR})
+        assert rt.same_as_native(native, r) == same, mode
 
 
 def test_regrtest_failed_subtest_counts_as_a_failure():
