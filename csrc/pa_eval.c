@@ -29,8 +29,7 @@
 #  define PA_USE_COMPUTED_GOTOS 0
 #endif
 
-PyObject *pa_rt_prep_reraise_star, *pa_rt_match_class, *pa_rt_match_keys,
-         *pa_rt_exception_group_match;
+PyObject *pa_rt_prep_reraise_star, *pa_rt_exception_group_match;
 
 #define NAME_ERROR_MSG "name '%.200s' is not defined"
 #define UNBOUNDLOCAL_ERROR_MSG \
@@ -1668,8 +1667,7 @@ dispatch_switch:
     }
 
     TARGET(MATCH_KEYS) {
-        PyObject *args[2] = {SECOND(), TOP()};
-        PyObject *values_or_none = call_runtime_helper(pa_rt_match_keys, args, 2);
+        PyObject *values_or_none = pa_match_keys(SECOND(), TOP());
         if (values_or_none == NULL) {
             goto error;
         }
@@ -1681,13 +1679,7 @@ dispatch_switch:
         PyObject *names_ = POP();
         PyObject *type = POP();
         PyObject *subject = TOP();
-        PyObject *n = PyLong_FromLong(oparg);
-        PyObject *attrs = NULL;
-        if (n != NULL) {
-            PyObject *args[4] = {subject, type, n, names_};
-            attrs = call_runtime_helper(pa_rt_match_class, args, 4);
-            Py_DECREF(n);
-        }
+        PyObject *attrs = pa_match_class(subject, type, oparg, names_);
         Py_DECREF(names_);
         Py_DECREF(type);
         if (attrs == NULL) {

@@ -279,10 +279,19 @@ pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
 
 /* ---- builtins on the module ---- */
 
+/* run(func, *args, **kwargs) is func(*args, **kwargs) for the recursion limit: no level of
+ * its own.  Whether a call of a builtin takes a level depends on the caller's call site --
+ * CPython's generic call path (cfunction_enter_call) takes one, its specialized
+ * PRECALL_BUILTIN_FAST[_WITH_KEYWORDS] and pyadapt's CALL_BUILTIN_FAST[_WITH_KEYWORDS] take
+ * none -- so a builtin cannot give back "the level its call took": after a call site
+ * specialized, run(f) went one frame deeper than f().  `run` is therefore declared
+ * METH_VARARGS | METH_KEYWORDS, which neither specializer touches, and its vectorcall pointer
+ * is this function (set in pa_core_init): every path to it (generic CALL, PyObject_Call,
+ * functools.partial) reaches it without taking a level, as a call of a Python function does. */
 static PyObject *
-mod_run(PyObject *self, PyObject *const *args, Py_ssize_t nargsf, PyObject *kwnames)
+run_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
-    (void)self;
+    (void)callable;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (nargs < 1) {
         PyErr_SetString(PyExc_TypeError,
@@ -297,20 +306,38 @@ mod_run(PyObject *self, PyObject *const *args, Py_ssize_t nargsf, PyObject *kwna
                      Py_TYPE(func)->tp_name);
         return NULL;
     }
+    /* run(run, run, ..., f): nothing else on that chain takes a level, and the C stack
+     * would overflow before any limit; a nested run takes one, as the Python function
+     * `def run(f, *a): return f(*a)` would */
+    PyThreadState *tstate = PyThreadState_GET();
+    int nested = PyCFunction_Check(func) && PyVectorcall_Function(func) == run_vectorcall;
+    if (nested && _Py_EnterRecursiveCallTstate(tstate, " while calling a Python object")) {
+        return NULL;
+    }
     tls_depth++;
     tls_runs++;
     active_runs++;
     install_hook();
-    /* run(f) is f() for the recursion limit: the call of this builtin counted one level */
-    PyThreadState *tstate = PyThreadState_Get();
-    tstate->recursion_remaining++;
     PyObject *res = PyObject_Vectorcall(func, args + 1, nargs - 1, kwnames);
-    tstate->recursion_remaining--;
     active_runs--;
     tls_runs--;
     tls_depth--;
     maybe_uninstall_hook();
+    if (nested) {
+        _Py_LeaveRecursiveCallTstate(tstate);
+    }
     return res;
+}
+
+/* `run` as METH_VARARGS | METH_KEYWORDS: reached only if something calls the function
+ * object's tp_call slot directly (its vectorcall pointer is run_vectorcall). */
+static PyObject *run_function;   /* the module's `run` object (borrowed: the module keeps it) */
+
+static PyObject *
+mod_run(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    (void)self;
+    return PyVectorcall_Call(run_function, args, kwargs);
 }
 
 static PyObject *
@@ -440,15 +467,40 @@ static PyObject *
 mod_set_runtime(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "_set_runtime() takes 4 arguments");
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "_set_runtime() takes 2 arguments");
         return NULL;
     }
     Py_XSETREF(pa_rt_prep_reraise_star, Py_NewRef(args[0]));
-    Py_XSETREF(pa_rt_match_class, Py_NewRef(args[1]));
-    Py_XSETREF(pa_rt_match_keys, Py_NewRef(args[2]));
-    Py_XSETREF(pa_rt_exception_group_match, Py_NewRef(args[3]));
+    Py_XSETREF(pa_rt_exception_group_match, Py_NewRef(args[1]));
     Py_RETURN_NONE;
+}
+
+/* The match statement's look-ups (csrc/pa_match.c), for tests/test_runtime_helpers.py. */
+static PyObject *
+mod_match_class(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 4 || !PyLong_Check(args[2]) || !PyTuple_CheckExact(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "_match_class(subject, cls, nargs, names: tuple)");
+        return NULL;
+    }
+    Py_ssize_t n = PyLong_AsSsize_t(args[2]);
+    if (n == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    return pa_match_class(args[0], args[1], n, args[3]);
+}
+
+static PyObject *
+mod_match_keys(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 2 || !PyTuple_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "_match_keys(subject, keys: tuple)");
+        return NULL;
+    }
+    return pa_match_keys(args[0], args[1]);
 }
 
 static PyObject *
@@ -572,7 +624,7 @@ static PyMethodDef pa_module_methods[] = {
     {"_reset_site_hits", mod_reset_site_hits, METH_NOARGS, "zero every site's hit count"},
     {"_configure", mod_configure, METH_VARARGS,
      "_configure(specialize, warmup): set the mode and re-quicken every unit"},
-    {"run", (PyCFunction)(void (*)(void))mod_run, METH_FASTCALL | METH_KEYWORDS,
+    {"run", (PyCFunction)(void (*)(void))mod_run, METH_VARARGS | METH_KEYWORDS,
      "run(func, /, *args, **kwargs): call func with pyadapt evaluating every Python frame"},
     {"enable", mod_enable, METH_NOARGS, "run every Python frame of the process under pyadapt"},
     {"disable", mod_disable, METH_NOARGS, "stop running the whole process under pyadapt"},
@@ -588,6 +640,10 @@ static PyMethodDef pa_module_methods[] = {
     {"mark_jit", mod_mark_jit, METH_O, "compile a code object and always run it under pyadapt"},
     {"_set_runtime", (PyCFunction)(void (*)(void))mod_set_runtime, METH_FASTCALL,
      "register the runtime helpers (pyadapt._runtime)"},
+    {"_match_class", (PyCFunction)(void (*)(void))mod_match_class, METH_FASTCALL,
+     "_match_class(subject, cls, nargs, names): MATCH_CLASS's look-up"},
+    {"_match_keys", (PyCFunction)(void (*)(void))mod_match_keys, METH_FASTCALL,
+     "_match_keys(subject, keys): MATCH_KEYS's look-up"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -604,6 +660,17 @@ pa_core_init(void)
         goto done;
     }
     rc = PyModule_AddFunctions(mod, pa_module_methods);
+    if (rc == 0) {
+        /* run: called through run_vectorcall, which takes no recursion level (see there) */
+        run_function = PyObject_GetAttrString(mod, "run");
+        if (run_function == NULL || !PyCFunction_Check(run_function)) {
+            rc = -1;
+        }
+        else {
+            ((PyCFunctionObject *)run_function)->vectorcall = run_vectorcall;
+        }
+        Py_XDECREF(run_function);     /* the module keeps it alive */
+    }
     pa_units_init();
     if (rc < 0) {
         PyErr_Clear();

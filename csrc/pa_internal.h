@@ -200,7 +200,10 @@ PyObject *pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int t
 int pa_foreign_eval_frame(PyInterpreterState *interp, int count);
 
 /* Python-level helpers for rare opcodes (pyadapt._runtime), set at init. */
-extern PyObject *pa_rt_prep_reraise_star, *pa_rt_match_class, *pa_rt_match_keys,
-                *pa_rt_exception_group_match;
+extern PyObject *pa_rt_prep_reraise_star, *pa_rt_exception_group_match;
+
+/* MATCH_CLASS and MATCH_KEYS (csrc/pa_match.c): a tuple, Py_None for no match, or NULL. */
+PyObject *pa_match_class(PyObject *subject, PyObject *type, Py_ssize_t nargs, PyObject *names);
+PyObject *pa_match_keys(PyObject *subject, PyObject *keys);
 
 #endif

@@ -57,8 +57,7 @@ def _check_eg_match(exc_value, match_type):
     return _runtime.exception_group_match(exc_value, match_type)
 
 
-_core._set_runtime(_runtime.prep_reraise_star, _runtime.match_class, _runtime.match_keys,
-                   _check_eg_match)
+_core._set_runtime(_runtime.prep_reraise_star, _check_eg_match)
 
 __all__ = ["run", "jit", "configure", "config", "stats", "reset_stats", "unit_info",
            "dis", "distb", "get_instructions", "report", "enable", "disable", "is_enabled"]

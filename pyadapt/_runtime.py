@@ -1,5 +1,9 @@
 """Python implementations of CPython 3.11 helpers that libpython does not export.
 
+(The match statement's look-ups, MATCH_CLASS and MATCH_KEYS, are C: csrc/pa_match.c.  A
+Python helper runs as a frame of its own, which the program can see when the helper calls
+back into its code; these two call attribute getters, isinstance hooks and ``get``.)
+
 pyadapt's C eval loop calls these (positionally) where CPython's own loop calls a
 static or hidden C helper:
 
@@ -7,8 +11,6 @@ static or hidden C helper:
 CPython 3.11 (hidden)                      here
 =========================================  ==========================================
 ``_PyExc_PrepReraiseStar`` (exceptions.c)  :func:`prep_reraise_star` (PREP_RERAISE_STAR)
-``match_class`` (ceval.c, static)          :func:`match_class` (MATCH_CLASS)
-``match_keys`` (ceval.c, static)           :func:`match_keys` (MATCH_KEYS)
 ``exception_group_match`` (ceval.c)        :func:`exception_group_match` (CHECK_EG_MATCH)
 ``check_except_star_type_valid``           :func:`check_except_star_type_valid` (CHECK_EG_MATCH)
 ``check_except_type_valid``                :func:`check_except_type_valid` (CHECK_EXC_MATCH)
@@ -20,10 +22,6 @@ interpreter.  Pure Python, importable without the C core, no other pyadapt impor
 
 How the loop uses the results (what CPython 3.11's opcodes do around the helper):
 
-* MATCH_CLASS (oparg = nargs): pops ``names`` and ``cls``; the subject on top is
-  replaced by ``match_class(subject, cls, oparg, names)`` (a tuple, or None).
-* MATCH_KEYS: pushes ``match_keys(subject, keys)`` (a tuple, or None); subject and
-  keys stay on the stack.
 * CHECK_EG_MATCH: pops ``match_type``, calls ``check_except_star_type_valid`` (an
   error goes to the error label), then ``match, rest = exception_group_match(top,
   match_type)``.  If ``match`` is None it pushes None and leaves the top alone;
@@ -38,8 +36,6 @@ How the loop uses the results (what CPython 3.11's opcodes do around the helper)
 
 __all__ = [
     "prep_reraise_star",
-    "match_class",
-    "match_keys",
     "exception_group_match",
     "check_except_star_type_valid",
     "check_except_type_valid",
@@ -130,38 +126,6 @@ def _given_exception_matches(err, exc):
     if _is_exception_class(err) and _is_exception_class(exc):
         return _is_subtype(err, exc)
     return err is exc
-
-
-_tp_name_offset = None
-
-
-def _tp_name(tp):
-    """The C ``tp_name`` of a type, as CPython's messages print it.
-
-    For classes made by a ``class`` statement it is ``__name__``; for static
-    types and types made from a PyType_Spec it keeps the module prefix
-    (``datetime.date``, ``collections.OrderedDict``, ``_struct.Struct``), which no
-    Python attribute gives exactly, so it is read from the type object itself.
-    """
-    global _tp_name_offset
-    try:
-        import ctypes
-        if _tp_name_offset is None:
-            # offsetof(PyTypeObject, tp_name) == sizeof(PyVarObject)
-            _tp_name_offset = _object.__basicsize__ + ctypes.sizeof(ctypes.c_ssize_t)
-        raw = ctypes.c_char_p.from_address(_id(tp) + _tp_name_offset).value
-        if raw is not None:
-            # PyUnicode_FromFormat's %s decodes UTF-8 with errors="replace".
-            return raw.decode("utf-8", "replace")
-    except Exception:
-        pass
-    # Fallback: exact for class-statement types and static types.
-    name = tp.__name__
-    if not _get_flags(tp) & _TPFLAGS_HEAPTYPE:
-        module = tp.__module__
-        if module != "builtins":
-            return "%s.%s" % (module, name)
-    return name
 
 
 # --------------------------------------------------------------------------- #
@@ -320,96 +284,3 @@ def prep_reraise_star(orig, excs):
     if _len(raised) > 1:
         return _BaseExceptionGroup("", raised)
     return raised[0]
-
-
-# --------------------------------------------------------------------------- #
-# match statement
-# --------------------------------------------------------------------------- #
-
-def _match_class_attr(subject, cls, name, seen):
-    """match_class_attr: ``(True, value)`` or ``(False, None)`` if missing."""
-    if name in seen:
-        raise TypeError("%s() got multiple sub-patterns for attribute %s"
-                        % (_tp_name(cls), _repr(name)))
-    seen.add(name)
-    try:
-        return True, _getattr(subject, name)
-    except AttributeError:
-        return False, None
-
-
-def match_class(subject, cls, nargs, names):
-    """MATCH_CLASS: ``case cls(<nargs positional>, <names>=...)``.
-
-    Returns the tuple of extracted attributes (positional first, then
-    keywords), or None when the subject does not match.  Raises CPython 3.11's
-    TypeErrors for a bad pattern; errors from isinstance() and attribute look-up
-    other than AttributeError propagate.
-    """
-    if not _is_type(cls):
-        raise TypeError("called match pattern must be a type")
-    if not _isinstance(subject, cls):
-        return None
-    seen = _set()
-    attrs = []
-    if nargs:
-        match_self = False
-        try:
-            match_args = _getattr(cls, "__match_args__")
-        except AttributeError:
-            # _Py_TPFLAGS_MATCH_SELF only counts when there is no __match_args__.
-            match_args = ()
-            match_self = bool(_get_flags(cls) & _TPFLAGS_MATCH_SELF)
-        else:
-            if _type(match_args) is not _tuple:
-                raise TypeError("%s.__match_args__ must be a tuple (got %s)"
-                                % (_tp_name(cls), _tp_name(_type(match_args))))
-        allowed = 1 if match_self else _tuple_len(match_args)
-        if allowed < nargs:
-            raise TypeError("%s() accepts %d positional sub-pattern%s (%d given)"
-                            % (_tp_name(cls), allowed,
-                               "" if allowed == 1 else "s", nargs))
-        if match_self:
-            attrs.append(subject)
-        else:
-            for i in range(nargs):
-                name = match_args[i]
-                if _type(name) is not _str:
-                    raise TypeError("__match_args__ elements must be strings "
-                                    "(got %s)" % _tp_name(_type(name)))
-                found, attr = _match_class_attr(subject, cls, name, seen)
-                if not found:
-                    return None
-                attrs.append(attr)
-    for name in names:
-        found, attr = _match_class_attr(subject, cls, name, seen)
-        if not found:
-            return None
-        attrs.append(attr)
-    return _tuple(attrs)
-
-
-def match_keys(subject, keys):
-    """MATCH_KEYS: the values of ``keys`` (a tuple) in the mapping ``subject``.
-
-    Looks them up with ``subject.get(key, <sentinel>)`` (so ``__missing__`` of
-    dict subclasses is not triggered), in order, and returns a tuple of values,
-    or None as soon as one key is absent.  A key that repeats an earlier one
-    raises ValueError("mapping pattern checks duplicate key (%r)").
-    """
-    if not keys:
-        return ()
-    get = _getattr(subject, "get")   # an AttributeError propagates, as in C
-    seen = _set()
-    dummy = _object()
-    values = []
-    for key in keys:
-        if key in seen:
-            raise ValueError("mapping pattern checks duplicate key (%s)"
-                             % _repr(key))
-        seen.add(key)
-        value = get(key, dummy)
-        if value is dummy:
-            return None
-        values.append(value)
-    return _tuple(values)

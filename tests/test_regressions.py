@@ -198,3 +198,45 @@ def test_cpython_regrtest_fast_subset():
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=ROOT)
     assert "| module" in p.stdout, p.stdout + p.stderr[-3000:]
     assert p.returncode == 0, "CPython's tests behave differently under pyadapt:\n" + p.stdout
+
+
+def _regrtest_module():
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    try:
+        import regrtest
+    finally:
+        sys.path.pop(0)
+    return regrtest
+
+
+def test_regrtest_by_design_differences_are_the_listed_ones_only():
+    rt = _regrtest_module()
+    ok = "test.test_dis.DisTests.test_code_info"
+    design = "test.test_dis.DisTests.test_loop_quicken"
+    native = rt.RunResult("test_dis", "native", returncode=0, cases={ok: rt.OK, design: rt.OK})
+    same = rt.RunResult("test_dis", "generic", returncode=2, cases={ok: rt.OK, design: rt.FAIL})
+    other = rt.RunResult("test_dis", "generic", returncode=2, cases={ok: rt.FAIL, design: rt.FAIL})
+    assert design in rt.BY_DESIGN and ok not in rt.BY_DESIGN
+    assert rt.same_as_native(native, same)            # only the by-design test differs
+    assert not rt.same_as_native(native, other)       # another test differs too
+    clean = rt.RunResult("test_dis", "generic", returncode=2, cases={ok: rt.OK, design: rt.OK})
+    assert not rt.same_as_native(native, clean)       # nothing differs, yet the run failed
+    # a difference by design in one mode only
+    gen_only = "test.test_support.TestSupport.test_recursion"
+    assert rt.BY_DESIGN[gen_only][0] == ("generic",)
+    native = rt.RunResult("test_support", "native", returncode=0, cases={gen_only: rt.OK})
+    for mode, same in (("generic", True), ("adaptive", False)):
+        r = rt.RunResult("test_support", mode, returncode=2, cases={gen_only: rt.ERROR})
+        assert rt.same_as_native(native, r) == same, mode
+
+
+def test_regrtest_failed_subtest_counts_as_a_failure():
+    # unittest names a failed subtest "[key=value]" (parameters) or "(message)"; the junit xml
+    # of such a case has no name, so the text block is what reports it
+    rt = _regrtest_module()
+    out = ("FAIL: test_show_caches (test.test_dis.DisTests.test_show_caches) "
+           "[quickened=True, adaptive=True]\n"
+           "ERROR: test_x (test.test_m.C.test_x) (msg='a (b)')\n")
+    cases, _ = rt.parse_results(out, None)
+    assert cases == {"test.test_dis.DisTests.test_show_caches": rt.FAIL,
+                     "test.test_m.C.test_x": rt.ERROR}

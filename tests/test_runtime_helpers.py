@@ -1,4 +1,5 @@
-"""Differential tests of pyadapt/_runtime.py against the running CPython 3.11.
+"""Differential tests of pyadapt/_runtime.py and the match look-ups of csrc/pa_match.c
+against the running CPython 3.11.
 
 Each helper stands in for a hidden CPython C helper.  The tests run the same
 situation natively (a ``match`` statement, a ``try/except*``, an ``except``) and
@@ -31,6 +32,9 @@ except ImportError:  # the package may need the C core; _runtime itself must not
 
 pytestmark = pytest.mark.skipif(sys.version_info[:2] != (3, 11),
                                 reason="the helpers reproduce CPython 3.11")
+
+# MATCH_CLASS and MATCH_KEYS are C (csrc/pa_match.c), reached through the core's builtins
+from pyadapt import _pyadapt as _core  # noqa: E402
 
 
 # --------------------------------------------------------------------------- #
@@ -143,7 +147,7 @@ def check_class(subject, cls, nargs, names=(), log=None):
     native_log = list(log) if log is not None else None
     if log is not None:
         log.clear()
-    mine = outcome(rt.match_class, subject, cls, nargs, tuple(names))
+    mine = outcome(_core._match_class, subject, cls, nargs, tuple(names))
     assert_same_outcome(native, mine)
     if log is not None:
         assert native_log == log
@@ -462,7 +466,7 @@ def check_keys(subject, keys, log=None):
     native_log = list(log) if log is not None else None
     if log is not None:
         log.clear()
-    mine = outcome(rt.match_keys, subject, tuple(keys))
+    mine = outcome(_core._match_keys, subject, tuple(keys))
     assert_same_outcome(native, mine)
     if log is not None:
         assert native_log == log
@@ -585,7 +589,7 @@ class TestMatchKeys:
         m.get = lambda key, default: ("instance get", key)   # the instance attribute wins
         check_keys(m, ("a",), log=log)
         check_keys(NoGet(2), ("a",))                        # no get: AttributeError
-        assert rt.match_keys(NoGet(2), ()) == ()             # no keys: get not needed
+        assert _core._match_keys(NoGet(2), ()) == ()             # no keys: get not needed
 
 
 # --------------------------------------------------------------------------- #

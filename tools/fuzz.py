@@ -5,6 +5,7 @@
     python3 tools/fuzz.py --seed 7 --count 2000 -j 2       # two worker processes
     python3 tools/fuzz.py --seed 5 --count 300 --threads 3 # also in 3 threads sharing the units
     python3 tools/fuzz.py --seed 3 --count 500 --descriptors # + descriptors moved between classes
+    python3 tools/fuzz.py --seed 4 --count 300 --signals   # + SIGALRM with a raising handler
     python3 tools/fuzz.py --show 1:17                      # print program 17 of seed 1
     python3 tools/fuzz.py --reduce fuzz-out/fuzz_1_17.py   # shrink a mismatching program
 
@@ -27,6 +28,8 @@ three times under ``pyadapt.run``.  What is compared: each call's return value (
 masked) or exception (type, message, traceback line numbers), and everything printed.  With
 ``--threads N``, each mode also runs one code object in N namespaces in N threads at once (shared
 units and inline caches, separate classes and globals); each thread must return the native result.
+With ``--signals``, each mode also runs the program from fresh code objects while SIGALRM fires
+with a handler that raises (see ``signal_rounds``), then runs those code objects quietly.
 
 Programs run in worker processes; a worker that crashes or hangs is restarted after the case
 that killed it.  A mismatch, crash or hang writes the program to ``--out`` (default
@@ -994,11 +997,43 @@ if __name__ == "__main__":
 '''
 
 
-def standalone(src, header_lines, modes):
-    """The program as a tests/regressions/ file."""
+# The footer of a standalone reproducer found with --signals: the program's own text (above the
+# footer) run by the signal harness, then quietly from the last round's code objects.
+STANDALONE_SIGNALS_FOOTER = '''
+
+# --- signal harness (tools/fuzz.py --signals) ---
+if __name__ == "__main__":
+    import os as _os, sys as _sys
+    with open(__file__) as _f:
+        _SRC = _f.read().split("\\n# --- signal harness")[0]
+    _h = {{}}
+    exec(compile({harness!r}, "<fuzz-signal-harness>", "exec"), _h)
+    _dir = _os.path.dirname(_sys.modules["pyadapt"].__file__) if "pyadapt" in _sys.modules else None
+    _st, _code = _h["signal_rounds"](_SRC, lambda f, *a: f(*a), {intervals!r}, {calls}, {shadow!r}, _dir)
+    print("signal rounds:", "; ".join(_h["signal_problems"](_st)) or "every exception reached the program")
+    _ns = {{"__name__": "fuzzprog", "__builtins__": builtins}}
+    exec(_code, _ns)
+    for _k in range({calls}):
+        try:
+            print("return", _ns["main"]())
+        except Exception as _e:
+            print("raise", _type(_e).__name__, _e)
+        finally:
+            for _n in {shadow!r}:
+                setattr(builtins, _n, globals()["_real_" + _n])
+'''
+
+
+def standalone(src, header_lines, modes, signals_key=None):
+    """The program as a tests/regressions/ file (with the signal harness for a --signals case)."""
     head = ["# pyadapt regression (differential fuzzer)"] + [f"# {l}" if l else "#" for l in header_lines]
     head.append("# MODES: " + " ".join(modes))
-    return "\n".join(head) + "\n" + src + STANDALONE_FOOTER.format(calls=CALLS, shadow=SHADOWABLE)
+    if signals_key is not None:
+        footer = STANDALONE_SIGNALS_FOOTER.format(harness=SIGNAL_HARNESS, calls=CALLS, shadow=SHADOWABLE,
+                                                  intervals=signal_intervals(signals_key))
+    else:
+        footer = STANDALONE_FOOTER.format(calls=CALLS, shadow=SHADOWABLE)
+    return "\n".join(head) + "\n" + src + footer
 
 
 # ------------------------------------------------------------------------------------------
@@ -1010,12 +1045,14 @@ def _restore_builtins(saved):
         setattr(builtins, k, v)
 
 
-def execute(src, mode, calls=CALLS):
-    """Run the program natively (mode 'native') or under pyadapt; return (results, stdout)."""
+def execute(src, mode, calls=CALLS, code=None):
+    """Run the program natively (mode 'native') or under pyadapt; return (results, stdout).
+    `code`: the program's code object to run (default: a fresh compile of `src`)."""
     saved = {n: getattr(builtins, n) for n in SHADOWABLE}
     buf = io.StringIO()
     results = []
-    code = compile(src, "<fuzz>", "exec")
+    if code is None:
+        code = compile(src, "<fuzz>", "exec")
     ns = {"__name__": "fuzzprog", "__builtins__": builtins}
     try:
         with contextlib.redirect_stdout(buf):
@@ -1079,11 +1116,194 @@ def execute_threads(src, mode, nthreads, calls=CALLS):
     return [[tuple(_ADDRESS.sub("0x?", str(x)) for x in r) for r in res] for res in results]
 
 
-def check(src, modes, threads=0):
+# --signals: the program run while SIGALRM fires every few microseconds with a handler that
+# raises.  One definition, run by the fuzzer in-process and written into standalone reproducers
+# (so it is source text, compiled under its own file name).
+SIGNAL_HARNESS = r'''
+def signal_rounds(src, run, intervals, calls, shadowable, pyadapt_dir):
+    """Run the program once per interval in `intervals`, each time from a fresh compile of
+    `src` (so every code object is first entered, compiled and specialized under fire), with
+    SIGALRM every `interval` seconds.  The handler records the frame it is handed and, when
+    armed, disarms itself and raises SignalRaised (a BaseException: the program's `except
+    Exception` lets it through).  Each step (the module body, then main() `calls` times) is
+    armed once.  Returns (counts, the last round's code object).
+
+    What must hold: foreign == 0 (no frame of pyadapt's own files handed to the handler),
+    not_in_traceback == 0 (what the handler raised passed through the frame it was handed)
+    and loop_lost == 0: every exception raised at a RESUME or JUMP_BACKWARD -- where the
+    eval loop itself runs the handler, at a function's entry (just after a code object is
+    first entered and compiled) or a loop's back edge -- reaches the program: the harness
+    catches it, or sys.unraisablehook gets it (raised in a finalizer), or an exception
+    handler of the program's own code took it (its __traceback__ is set when a handler is
+    entered, and starts at that handler's frame) and replaced it, by raising another
+    exception in a `finally` or `except` block, as the program may.  Raised elsewhere, the
+    handler may run inside C code, and CPython itself loses some of those (PyErr_Format
+    formats its message with PyObject_Repr, which runs the handler, then sets its own
+    exception over the handler's: int('a') loses about one in five): counted (raised,
+    caught), not checked."""
+    import builtins, opcode, signal, sys
+
+    class SignalRaised(BaseException):
+        pass
+
+    loop_points = {opcode.opmap["RESUME"], opcode.opmap["JUMP_BACKWARD"]}
+    st = {"raised": 0, "caught": 0, "unraisable": 0, "loop_raised": 0, "loop_replaced": 0,
+          "loop_lost": 0, "handler_calls": 0, "in_program": 0, "foreign": 0,
+          "not_in_traceback": 0}
+    armed = [False]
+    pending = []   # raised at a loop point in this step, not seen to arrive yet
+
+    def handler(signum, frame):
+        st["handler_calls"] += 1
+        name = frame.f_code.co_filename if frame is not None else "?"
+        if name == "<fuzz>":
+            st["in_program"] += 1
+        elif pyadapt_dir and name.startswith(pyadapt_dir):
+            st["foreign"] += 1
+        if armed[0]:
+            armed[0] = False
+            st["raised"] += 1
+            co, i = frame.f_code.co_code, frame.f_lasti
+            at_loop_point = 0 <= i < len(co) and co[i] in loop_points
+            e = SignalRaised(frame, at_loop_point)
+            if at_loop_point:
+                st["loop_raised"] += 1
+                pending.append(e)
+            raise e
+
+    def arrived(e):
+        for k, p in enumerate(pending):
+            if p is e:
+                del pending[k]
+                break
+
+    def settle():
+        # the loop-point exceptions of this step that the harness did not catch
+        for e in pending:
+            tb = e.__traceback__
+            where = tb.tb_frame.f_code.co_filename if tb is not None else None
+            if where is None or (pyadapt_dir and where.startswith(pyadapt_dir)):
+                st["loop_lost"] += 1
+            else:
+                st["loop_replaced"] += 1
+        del pending[:]
+
+    def unraisable(u):
+        if isinstance(u.exc_value, SignalRaised):
+            st["unraisable"] += 1
+            arrived(u.exc_value)
+        else:
+            prev_hook(u)
+
+    saved = {n: getattr(builtins, n) for n in shadowable}
+    prev_hook = sys.unraisablehook
+    prev_handler = signal.signal(signal.SIGALRM, handler)
+    sys.unraisablehook = unraisable
+    code = None
+    try:
+        for interval in intervals:
+            code = compile(src, "<fuzz>", "exec")
+            ns = {"__name__": "fuzzprog", "__builtins__": builtins}
+            signal.setitimer(signal.ITIMER_REAL, interval, interval)
+            try:
+                for step in range(1 + calls):
+                    try:
+                        try:
+                            armed[0] = True
+                            if step == 0:
+                                run(exec, code, ns)
+                            elif "main" in ns:
+                                run(ns["main"])
+                        finally:
+                            armed[0] = False
+                    except SignalRaised as e:
+                        st["caught"] += 1
+                        arrived(e)
+                        tb, seen = e.__traceback__, False
+                        while tb is not None:
+                            seen = seen or tb.tb_frame is e.args[0]
+                            tb = tb.tb_next
+                        if not seen:
+                            st["not_in_traceback"] += 1
+                        del e
+                    except Exception:
+                        pass
+                    finally:
+                        settle()
+                        for n, v in saved.items():
+                            setattr(builtins, n, v)
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+    finally:
+        signal.signal(signal.SIGALRM, prev_handler)
+        sys.unraisablehook = prev_hook
+    return st, code
+
+
+def signal_problems(st):
+    """What the counts of signal_rounds() say went wrong (empty: nothing)."""
+    out = []
+    if st["loop_lost"]:
+        out.append("%d of %d exceptions raised by the handler at a function's entry or a "
+                   "loop's back edge never reached the program" % (st["loop_lost"], st["loop_raised"]))
+    if st["foreign"]:
+        out.append("the handler was handed %d frames of pyadapt's own files" % st["foreign"])
+    if st["not_in_traceback"]:
+        out.append("%d exceptions did not pass through the frame handed to the handler"
+                   % st["not_in_traceback"])
+    return out
+'''
+_signal_ns = {}
+exec(compile(SIGNAL_HARNESS, "<fuzz-signal-harness>", "exec"), _signal_ns)
+signal_rounds, signal_problems = _signal_ns["signal_rounds"], _signal_ns["signal_problems"]
+SIGNAL_INTERVALS = (1e-5, 3e-5, 1e-4, 3e-4, 1e-3)   # seconds between two SIGALRMs
+SIGNAL_ROUNDS = 3
+
+
+def signal_intervals(key):
+    """The intervals of one program's rounds (drawn from its seed and index)."""
+    r = random.Random("signals:" + key)
+    return [r.choice(SIGNAL_INTERVALS) for _ in range(SIGNAL_ROUNDS)]
+
+
+def execute_signals(src, mode, key):
+    """signal_rounds() natively or under pyadapt in `mode`: (counts, last code object)."""
+    if mode == "native":
+        run, pyadapt_dir = (lambda f, *a: f(*a)), None
+    else:
+        import pyadapt
+        pyadapt.configure(**MODES[mode][1])
+        run, pyadapt_dir = pyadapt.run, os.path.dirname(os.path.abspath(pyadapt.__file__))
+    with contextlib.redirect_stdout(io.StringIO()):
+        return signal_rounds(src, run, signal_intervals(key), CALLS, SHADOWABLE, pyadapt_dir)
+
+
+def check(src, modes, threads=0, signals_key=None, totals=None):
     """Run natively and in each mode: {mode: description of the difference} (empty if none).
-    threads > 1: also run each mode in that many threads at once (tools/fuzz.py --threads)."""
+    threads > 1: also run each mode in that many threads at once (tools/fuzz.py --threads).
+    signals_key: also run the program under signals (tools/fuzz.py --signals); the counts are
+    added up in `totals`."""
     native = execute(src, "native")
     diffs = {}
+    if signals_key is not None:
+        for mode in ("native", *modes):
+            try:
+                st, code = execute_signals(src, mode, signals_key)
+            except BaseException as e:  # noqa: BLE001
+                diffs[f"{mode}/signals"] = f"the signal rounds raised {type(e).__name__}: {e}"
+                continue
+            if totals is not None:
+                t = totals.setdefault("native" if mode == "native" else "pyadapt", {})
+                for k, v in st.items():
+                    t[k] = t.get(k, 0) + v
+            problems = signal_problems(st)
+            if problems:
+                diffs[f"{mode}/signals"] = "; ".join(problems) + f" (counts {st})"
+            elif mode != "native" and code is not None:
+                # the code objects compiled and specialized under fire, run again quietly
+                got = execute(src, mode, code=code)
+                if got != native:
+                    diffs[f"{mode}/after-signals"] = describe_diff(native, got)
     if threads > 1:
         for mode in modes:
             try:
@@ -1138,7 +1358,7 @@ def _clip(x, n=300):
 # Worker process: runs a range of cases, one JSON line per event
 
 
-def worker(seed, start, end, modes, patch_builtins, threads=0, descriptors=False):
+def worker(seed, start, end, modes, patch_builtins, threads=0, descriptors=False, signals=False):
     import warnings
 
     import pyadapt  # noqa: F401 - import before the first case, not inside its timing
@@ -1153,8 +1373,9 @@ def worker(seed, start, end, modes, patch_builtins, threads=0, descriptors=False
         say({"start": i})
         src = generate(seed, i, patch_builtins, descriptors)
         t0 = time.perf_counter()
-        diffs = check(src, modes, threads)
-        say({"done": i, "diffs": diffs, "time": time.perf_counter() - t0})
+        totals = {}
+        diffs = check(src, modes, threads, f"{seed}:{i}" if signals else None, totals)
+        say({"done": i, "diffs": diffs, "time": time.perf_counter() - t0, "signals": totals})
     return 0
 
 
@@ -1169,6 +1390,7 @@ class Driver:
         self.found = []  # (index, kind, detail, file)
         self.ran = 0
         self.case_time = 0.0
+        self.signals = {}  # --signals: {"native"/"pyadapt": {count: sum}}
 
     def record(self, i, kind, detail):
         src = generate(self.ns.seed, i, self.ns.builtins, self.ns.descriptors)
@@ -1176,18 +1398,22 @@ class Driver:
         path = os.path.join(self.ns.out, f"fuzz_{self.ns.seed}_{i}.py")
         lines = [f"Found by: python3 tools/fuzz.py --seed {self.ns.seed} (case {i})"
                  + (" --builtins" if self.ns.builtins else "")
-                 + (" --descriptors" if self.ns.descriptors else ""),
+                 + (" --descriptors" if self.ns.descriptors else "")
+                 + (" --signals" if self.ns.signals else ""),
                  f"In-process result: {kind}: {detail}"]
         modes = list(self.modes)
+        key = f"{self.ns.seed}:{i}" if self.ns.signals else None
         with open(path, "w") as f:
-            f.write(standalone(src, lines, modes))
+            f.write(standalone(src, lines, modes, key))
         # does the standalone file show it too (python3 FILE vs python3 -m pyadapt FILE)?
         native = _run_standalone(path, None, self.ns.case_timeout)
         shows = [m for m in modes if _run_standalone(path, m, self.ns.case_timeout) != native]
         lines.append("Standalone: " + (f"differs in {' '.join(shows)}" if shows else "does NOT differ "
-                                       "(the in-process run depends on more than this program)"))
+                                       + ("in one run of each mode (where signals land varies from "
+                                          "run to run: run it again)" if key else
+                                          "(the in-process run depends on more than this program)")))
         with open(path, "w") as f:
-            f.write(standalone(src, lines, shows or modes))
+            f.write(standalone(src, lines, shows or modes, key))
         self.found.append((i, kind, detail, path))
         print(f"case {i}: {kind}: {detail}\n    -> {path} ({lines[-1]})", file=sys.stderr, flush=True)
 
@@ -1201,6 +1427,8 @@ class Driver:
                 cmd.append("--builtins")
             if self.ns.descriptors:
                 cmd.append("--descriptors")
+            if self.ns.signals:
+                cmd.append("--signals")
             if self.ns.threads:
                 cmd += ["--threads", str(self.ns.threads)]
             env = dict(os.environ)
@@ -1232,6 +1460,10 @@ class Driver:
                 elif "done" in msg:
                     self.ran += 1
                     self.case_time += msg["time"]
+                    for who, counts in msg.get("signals", {}).items():
+                        mine = self.signals.setdefault(who, {})
+                        for k, v in counts.items():
+                            mine[k] = mine.get(k, 0) + v
                     if msg["diffs"]:
                         detail = "; ".join(f"[{m}] {d}" for m, d in msg["diffs"].items())
                         self.record(msg["done"], "mismatch", detail)
@@ -1345,6 +1577,12 @@ def main(argv=None):
                          "method descriptors, __getattribute__, __getattr__, ...) between classes "
                          "mid-loop, and mutate classes (__bases__, an attribute's class gaining "
                          "__get__/__set__, properties re-initialized)")
+    ap.add_argument("--signals", action="store_true",
+                    help="also run each program while SIGALRM fires every 10 us to 1 ms with a "
+                         "handler that raises, from fresh code objects (first entered, compiled "
+                         "and specialized under fire): every exception the handler raises must "
+                         "reach the program, through the frame the handler was handed, never a "
+                         "frame of pyadapt's; then the code objects run quietly, compared")
     ap.add_argument("--threads", type=int, default=0, metavar="N",
                     help="also run each mode in N threads at once, sharing the code objects "
                          "(and so pyadapt's inline caches); not with --builtins")
@@ -1364,7 +1602,8 @@ def main(argv=None):
     if ns.reduce:
         return reduce_file(ns.reduce, ns.modes, ns.case_timeout)
     if ns.worker:
-        return worker(ns.seed, ns.start, ns.end, ns.modes, ns.builtins, ns.threads, ns.descriptors)
+        return worker(ns.seed, ns.start, ns.end, ns.modes, ns.builtins, ns.threads, ns.descriptors,
+                      ns.signals)
 
     t0 = time.monotonic()
     drv = Driver(ns)
@@ -1386,9 +1625,18 @@ def main(argv=None):
     kinds = {}
     for _, kind, _, _ in drv.found:
         kinds[kind] = kinds.get(kind, 0) + 1
-    print(f"fuzz: seed {ns.seed}{' --descriptors' if ns.descriptors else ''}, {drv.ran} programs x {len(ns.modes)} modes ({' '.join(ns.modes)}), "
+    print(f"fuzz: seed {ns.seed}{' --descriptors' if ns.descriptors else ''}{' --signals' if ns.signals else ''}, {drv.ran} programs x {len(ns.modes)} modes ({' '.join(ns.modes)}), "
           f"{len(drv.found)} differing" + (" (" + ", ".join(f"{v} {k}" for k, v in sorted(kinds.items())) + ")" if kinds else "")
           + f", {time.monotonic() - t0:.1f}s")
+    for who in ("native", "pyadapt"):
+        c = drv.signals.get(who)
+        if c:
+            print(f"signals {who}: {c['raised']} raised by the handler, {c['caught']} reached the "
+                  f"program, {c['unraisable']} in finalizers (unraisable); at function entries "
+                  f"and loop edges {c['loop_raised']} raised, {c['loop_replaced']} replaced by "
+                  f"the program's own handlers, {c['loop_lost']} lost; "
+                  f"{c['handler_calls']} handler calls, {c['in_program']} in the program's "
+                  f"frames, {c['foreign']} in pyadapt's")
     for i, kind, detail, path in sorted(drv.found):
         print(f"  case {i}: {kind}: {path}")
     return 0 if ok and not drv.found else 1

@@ -47,9 +47,31 @@ test_functools test_threading test_signal test_asyncio
 """.split()
 
 # The CI subset: every module of the default list but the three slow ones (test_threading,
-# test_signal and test_asyncio take 15-90 s each natively); about a minute with -j 2.
+# test_signal and test_asyncio take 15-90 s each natively), and the modules outside that list
+# in which the first batch run of the whole suite found defects (issue 10: test_code and
+# test_opcache crashed, test_audit, test_capi and test_dis failed; test_builtin found the
+# module-code function bug); about a minute and a half with -j 2.
 SLOW_MODULES = ("test_threading", "test_signal", "test_asyncio")
-FAST_MODULES = [m for m in DEFAULT_MODULES if m not in SLOW_MODULES]
+FOUND_DEFECTS_MODULES = ["test_code", "test_opcache", "test_audit", "test_capi", "test_dis",
+                         "test_builtin"]
+FAST_MODULES = [m for m in DEFAULT_MODULES if m not in SLOW_MODULES] + FOUND_DEFECTS_MODULES
+
+# Differences by design (docs/architecture.md, "CPython's regression suite: differences by
+# design"): test id -> (the pyadapt modes in which its outcome may differ from native, why).
+# A module whose only differences are these is "same (N by design)"; any other difference
+# still counts.
+_DIS_READS_CPYTHON_QUICKENING = (
+    "test_binary_specialize", "test_call_specialize", "test_load_attr_specialize",
+    "test_loop_quicken", "test_super_instructions", "test_show_caches")
+BY_DESIGN = {
+    f"test.test_dis.{cls}.{name}": (("adaptive", "generic"),
+        "reads CPython's own quickened bytecode (co_code_adaptive), which CPython's loop never "
+        "made: the function ran in pyadapt's loop")
+    for cls in ("DisTests", "DisWithFileTests") for name in _DIS_READS_CPYTHON_QUICKENING
+}
+BY_DESIGN["test.test_support.TestSupport.test_recursion"] = (("generic",),
+    "needs contextlib's next(gen) to take no recursion level, which holds at CPython's quickened "
+    "call sites (PRECALL_BUILTIN_FAST) but not at unquickened ones; generic mode quickens nothing")
 
 MODES = ("native", "adaptive", "generic")
 
@@ -81,7 +103,9 @@ _VERBOSE_LINE = re.compile(
     re.M,
 )
 _STARTED_LINE = re.compile(r"^(?P<meth>\w+) \((?P<id>[\w.]+)\)(?: \(.*\))?(?: \.\.\. ?)?", re.M)
-_BLOCK_LINE = re.compile(r"^(?P<kind>FAIL|ERROR): (?P<meth>\w+) \((?P<id>[\w.]+)\)(?: \((?P<sub>.*)\))?\s*$", re.M)
+# a failed subtest's block names it with its parameters: "(msg)" or "[key=value, ...]"
+_BLOCK_LINE = re.compile(r"^(?P<kind>FAIL|ERROR): (?P<meth>\w+) \((?P<id>[\w.]+)\)"
+                         r"(?: (?:\((?P<sub>.*)\)|\[(?P<params>.*)\]))*\s*$", re.M)
 _SUMMARY = re.compile(r"^Result: (?P<res>.*)$", re.M)
 
 
@@ -258,9 +282,18 @@ def compare(native, other):
     return out
 
 
+def by_design(diffs, mode):
+    """The part of compare()'s result that BY_DESIGN allows in `mode`."""
+    return {tid: d for tid, d in diffs.items() if mode in BY_DESIGN.get(tid, ((), ""))[0]}
+
+
 def same_as_native(native, other):
-    return not other.crashed and not compare(native, other) and (
-        (native.returncode == 0) == (other.returncode == 0))
+    """The same tests ran with the same outcomes, but the differences by design (whose
+    failures may also change the exit status)."""
+    d = compare(native, other)
+    allowed = by_design(d, other.mode)
+    return not other.crashed and len(allowed) == len(d) and (
+        bool(allowed) or (native.returncode == 0) == (other.returncode == 0))
 
 
 def _fmt_stats(r):
@@ -301,7 +334,7 @@ def print_table(modules, results, modes, out=sys.stdout):
                 continue
             d = compare(nat, r)
             if same_as_native(nat, r):
-                verdict = "same"
+                verdict = f"same ({len(d)} by design)" if d else "same"
             elif r.crashed:
                 verdict = "CRASH" + (f" ({len(d)})" if d else "")
             else:
@@ -323,6 +356,7 @@ def print_table(modules, results, modes, out=sys.stdout):
 
 def print_details(modules, results, modes, outdir, out=sys.stdout, limit=40):
     any_diff = False
+    by_design_lines = []
     for mod in modules:
         nat = results.get((mod, "native"))
         if nat is None:
@@ -330,6 +364,8 @@ def print_details(modules, results, modes, outdir, out=sys.stdout, limit=40):
         for m in modes:
             r = results.get((mod, m))
             if r is None or same_as_native(nat, r):
+                if r is not None and compare(nat, r):
+                    by_design_lines.append(f"  {mod} [{m}]: {len(compare(nat, r))} tests")
                 continue
             if not any_diff:
                 print("\nDifferences (native -> pyadapt):", file=out)
@@ -353,7 +389,13 @@ def print_details(modules, results, modes, outdir, out=sys.stdout, limit=40):
                 print(f"      exit status {nat.returncode} -> {r.returncode} ({nat.summary!r} -> "
                       f"{r.summary!r})", file=out)
     if not any_diff:
-        print("\nEvery module ran under pyadapt exactly as natively.", file=out)
+        print("\nEvery module ran under pyadapt exactly as natively"
+              + (", but for the differences by design." if by_design_lines else "."), file=out)
+    if by_design_lines:
+        print("\nDifferences by design (BY_DESIGN in tools/regrtest.py, docs/architecture.md):",
+              file=out)
+        for line in by_design_lines:
+            print(line, file=out)
     return any_diff
 
 
