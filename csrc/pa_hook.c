@@ -373,13 +373,22 @@ mod_hook_installed(PyObject *self, PyObject *unused)
         _PyInterpreterState_GetEvalFrameFunc(PyInterpreterState_Get()) == pa_eval_frame);
 }
 
+/* The argument of a builtin that takes a code object: 1 if it is one, else 0 with TypeError. */
+static int
+check_code_arg(PyObject *arg)
+{
+    if (PyCode_Check(arg)) {
+        return 1;
+    }
+    PyErr_Format(PyExc_TypeError, "expected a code object, not %.200s", Py_TYPE(arg)->tp_name);
+    return 0;
+}
+
 static PyObject *
 mod_unit_address(PyObject *self, PyObject *arg)
 {
     (void)self;
-    if (!PyCode_Check(arg)) {
-        PyErr_Format(PyExc_TypeError, "expected a code object, not %.200s",
-                     Py_TYPE(arg)->tp_name);
+    if (!check_code_arg(arg)) {
         return NULL;
     }
     /* a cold unit is the hook's bookkeeping, not a compiled unit: none for introspection */
@@ -395,9 +404,7 @@ static PyObject *
 mod_site_records(PyObject *self, PyObject *arg)
 {
     (void)self;
-    if (!PyCode_Check(arg)) {
-        PyErr_Format(PyExc_TypeError, "expected a code object, not %.200s",
-                     Py_TYPE(arg)->tp_name);
+    if (!check_code_arg(arg)) {
         return NULL;
     }
     pa_unit *u = pa_unit_for_code((PyCodeObject *)arg);
@@ -412,9 +419,7 @@ static PyObject *
 mod_compile(PyObject *self, PyObject *arg)
 {
     (void)self;
-    if (!PyCode_Check(arg)) {
-        PyErr_Format(PyExc_TypeError, "expected a code object, not %.200s",
-                     Py_TYPE(arg)->tp_name);
+    if (!check_code_arg(arg)) {
         return NULL;
     }
     return PyLong_FromVoidPtr(pa_get_or_compile((PyCodeObject *)arg));
@@ -426,9 +431,7 @@ static PyObject *
 mod_compile_unattached(PyObject *self, PyObject *arg)
 {
     (void)self;
-    if (!PyCode_Check(arg)) {
-        PyErr_Format(PyExc_TypeError, "expected a code object, not %.200s",
-                     Py_TYPE(arg)->tp_name);
+    if (!check_code_arg(arg)) {
         return NULL;
     }
     const char *err;
@@ -448,9 +451,7 @@ static PyObject *
 mod_mark_jit(PyObject *self, PyObject *arg)
 {
     (void)self;
-    if (!PyCode_Check(arg)) {
-        PyErr_Format(PyExc_TypeError, "expected a code object, not %.200s",
-                     Py_TYPE(arg)->tp_name);
+    if (!check_code_arg(arg)) {
         return NULL;
     }
     pa_unit *u = pa_get_or_compile((PyCodeObject *)arg);
