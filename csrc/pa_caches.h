@@ -66,13 +66,14 @@ typedef struct {
 typedef struct {
     uint32_t counter;
     uint32_t hits;
-    uint32_t type_version;
+    uint32_t type_version;   /* BINARY_SUBSCR_GETITEM: the class; _ARRAY_INT: array.array */
     uint32_t func_version;   /* __getitem__ of a Python class */
 } pa_cache_binary_subscr;
 
 typedef struct {
     uint32_t counter;
     uint32_t hits;
+    uint32_t type_version;   /* STORE_SUBSCR_ARRAY_INT: array.array's version */
 } pa_cache_store_subscr;
 
 typedef struct {

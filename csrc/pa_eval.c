@@ -3870,6 +3870,34 @@ dispatch_switch:
         ENTER_INLINE_FRAME(new_frame, PA_CPY_BINARY_SUBSCR_LAST_CACHE);
     }
 
+/* An array.array (the version no other type has) and an exact int index within its bounds:
+ * what array_subscr and array_ass_item do once they have checked the index.  Any other index
+ * (negative, big, an __index__ object, a slice) and IndexError take the generic path. */
+#define ARRAY_INDEX_OPERANDS(CACHE_T, CONTAINER, SUB) \
+    DEOPT_IF(Py_TYPE(CONTAINER)->tp_version_tag != ((CACHE_T *)next_instr)->type_version); \
+    DEOPT_IF(!PyLong_CheckExact(SUB) || (size_t)Py_SIZE(SUB) > 1); \
+    pa_array311 *array = (pa_array311 *)(CONTAINER); \
+    Py_ssize_t index = ((PyLongObject *)(SUB))->ob_digit[0]; \
+    DEOPT_IF(index >= Py_SIZE(array))
+
+    TARGET(BINARY_SUBSCR_ARRAY_INT) {
+        PyObject *sub = TOP(), *container = SECOND();
+        ARRAY_INDEX_OPERANDS(pa_cache_binary_subscr, container, sub);
+        STAT_HIT();
+        PyObject *res = array->ob_descr->typecode == 'd'
+                        ? PyFloat_FromDouble(((double *)array->ob_item)[index])
+                        : array->ob_descr->getitem(array, index);
+        STACK_SHRINK(1);
+        SET_TOP(res);
+        Py_DECREF(container);
+        Py_DECREF(sub);
+        if (res == NULL) {
+            goto error;
+        }
+        SKIP_CACHE(pa_cache_binary_subscr);
+        DISPATCH();
+    }
+
     TARGET(STORE_SUBSCR_ADAPTIVE) {
         ADAPTIVE(STORE_SUBSCR, pa_specialize_store_subscr(SECOND(), TOP(), this_instr));
     }
@@ -3900,6 +3928,29 @@ dispatch_switch:
         Py_DECREF(value);
         Py_DECREF(sub);
         Py_DECREF(dict);
+        if (err != 0) {
+            goto error;
+        }
+        SKIP_CACHE(pa_cache_store_subscr);
+        DISPATCH();
+    }
+
+    TARGET(STORE_SUBSCR_ARRAY_INT) {
+        PyObject *sub = TOP(), *container = SECOND(), *value = THIRD();
+        ARRAY_INDEX_OPERANDS(pa_cache_store_subscr, container, sub);
+        STAT_HIT();
+        int err = 0;
+        if (array->ob_descr->typecode == 'd' && PyFloat_CheckExact(value)) {
+            /* what d_setitem's PyArg_Parse("d") makes of an exact float */
+            ((double *)array->ob_item)[index] = PyFloat_AS_DOUBLE(value);
+        }
+        else {
+            err = array->ob_descr->setitem(array, index, value);   /* its TypeError, __index__ */
+        }
+        STACK_SHRINK(3);
+        Py_DECREF(value);
+        Py_DECREF(container);
+        Py_DECREF(sub);
         if (err != 0) {
             goto error;
         }

@@ -771,6 +771,37 @@ fail:
 
 /* ---- subscripts and unpacking ---- */
 
+/* array.array, whose object layout pa_array311 mirrors.  The array module makes its type
+ * from a spec, once per module object, so there is no one address to compare with: the
+ * type is recognised by its name, its size and the immutable-type flag, which a class
+ * statement never sets (a Python subclass, even one named "array.array", fails it).  The
+ * forms then guard the type's version, which no other type ever has. */
+static int
+is_array_type(PyTypeObject *tp)
+{
+    return (tp->tp_flags & Py_TPFLAGS_IMMUTABLETYPE) && tp->tp_basicsize == sizeof(pa_array311)
+           && tp->tp_itemsize == 0 && strcmp(tp->tp_name, "array.array") == 0;
+}
+
+/* An item of an array.array at a small non-negative int index (the specialized form checks
+ * the bounds); fills the type's version.  Returns a failure kind, PA_FAIL_NONE on success. */
+static int
+array_item_site(PyTypeObject *tp, PyObject *sub, uint32_t *version_field)
+{
+    if (!PyLong_CheckExact(sub)) {
+        return PA_FAIL_OPERANDS;
+    }
+    if ((size_t)Py_SIZE(sub) > 1) {
+        return PA_FAIL_NEGATIVE_OR_RANGE;
+    }
+    uint32_t version = type_version(tp, &_Py_ID(__getitem__));
+    if (version == 0) {
+        return PA_FAIL_NO_TYPE_VERSION;
+    }
+    *version_field = version;
+    return PA_FAIL_NONE;
+}
+
 void
 pa_specialize_binary_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
 {
@@ -792,6 +823,14 @@ pa_specialize_binary_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
     }
     if (tp == &PyDict_Type) {
         success(instr, PA_BINARY_SUBSCR_DICT);
+        return;
+    }
+    if (is_array_type(tp)) {
+        kind = array_item_site(tp, sub, &cache->type_version);
+        if (kind != PA_FAIL_NONE) {
+            goto fail;
+        }
+        success(instr, PA_BINARY_SUBSCR_ARRAY_INT);
         return;
     }
     if (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) {
@@ -824,6 +863,7 @@ fail:
 void
 pa_specialize_store_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
 {
+    pa_cache_store_subscr *cache = (pa_cache_store_subscr *)(instr + 1);
     PyTypeObject *tp = Py_TYPE(container);
     int kind;
     if (tp == &PyList_Type) {
@@ -836,6 +876,14 @@ pa_specialize_store_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
     }
     if (tp == &PyDict_Type) {
         success(instr, PA_STORE_SUBSCR_DICT);
+        return;
+    }
+    if (is_array_type(tp)) {
+        kind = array_item_site(tp, sub, &cache->type_version);
+        if (kind != PA_FAIL_NONE) {
+            goto fail;
+        }
+        success(instr, PA_STORE_SUBSCR_ARRAY_INT);
         return;
     }
     kind = PA_FAIL_CONTAINER;

@@ -673,6 +673,52 @@ def ss_containers(n):
     return phases(n // 2, vals, op), log
 
 
+def bs_array(n):
+    import array
+    class A(array.array):
+        def __getitem__(self, i):
+            return "A[%r]" % (i,)
+    class Index:
+        def __index__(self):
+            return 1
+    d = array.array("d", [0.5, 1.5, 2.5])
+    vals = [(d, array.array("i", [1, 2, 3]), 1), (d, array.array("b", [-1, 2, 3]), 2),
+            (A("d", [1.0, 2.0]), array.array("u", "abc"), 1),
+            (d, array.array("q", [2 ** 40, 1]), -1), (d, array.array("i", [1]), 3),
+            (d, array.array("L", [1, 2]), 2 ** 40), (d, array.array("f", [0.25, 1]), True),
+            (d, array.array("d"), Index()), (d, array.array("H", [7]), 1.0),
+            (d, array.array("B", [1, 2, 3]), slice(0, 2)), ([1, 2], (1, 2), 0)]
+    def op(a, b, i):
+        return (outcome(lambda: a[i]), outcome(lambda: b[i]))
+    return phases(n // 2, vals, op)
+
+
+def ss_array(n):
+    import array
+    log = []
+    class A(array.array):
+        def __setitem__(self, i, v):
+            log.append(("A", i, v))
+    class F(float):
+        pass
+    class Index:
+        def __index__(self):
+            return 7
+    def fresh(code, size=3):
+        return array.array(code, [0] * size)
+    vals = [("d", 1, 0.5), ("d", 1, 2), ("d", 2, F(1.25)), ("d", 1, "x"), ("i", 1, 3),
+            ("i", 1, 1.5), ("b", 0, 300), ("i", 1, Index()), ("d", 3, 1.0), ("d", -1, 1.0),
+            ("d", 2 ** 40, 1.0), ("u", 1, "z"), ("Q", 0, -1), ("A", 1, 1.0), ("d", True, 7.0),
+            ("list", 1, 1.0)]
+    def op(code, i, v):
+        def store():
+            a = A("d", [0.0, 0.0]) if code == "A" else [0, 0] if code == "list" else fresh(code)
+            a[i] = v
+            return a.tolist() if hasattr(a, "tolist") else list(a)
+        return outcome(store)
+    return phases(n // 2, vals, op), log
+
+
 def us_sequences(n):
     class T(tuple):
         def __iter__(self):
@@ -976,6 +1022,8 @@ GUARDS = {
     bs_getitem_guards: ["BINARY_SUBSCR_GETITEM"],
     bs_getitem_class_assigned: ["BINARY_SUBSCR_GETITEM"],
     ss_containers: ["STORE_SUBSCR_LIST_INT", "STORE_SUBSCR_DICT"],
+    bs_array: ["BINARY_SUBSCR_ARRAY_INT"],
+    ss_array: ["STORE_SUBSCR_ARRAY_INT"],
     us_sequences: ["UNPACK_SEQUENCE_TWO_TUPLE", "UNPACK_SEQUENCE_TUPLE", "UNPACK_SEQUENCE_LIST"],
     call_py_code_and_defaults: ["CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS"],
     call_py_callable_replaced: ["CALL_PY_EXACT_ARGS"],

@@ -273,6 +273,17 @@ def f_store_subscr(n):
     return lst, d
 
 
+def f_array_subscr(n):
+    import array
+    d, ints = array.array("d", [0.5] * 4), array.array("i", range(4))
+    t = 0.0
+    for i in range(n):
+        d[i % 4] = d[(i + 1) % 4] * 1.5 + ints[i % 4]
+        ints[i % 4] = i
+        t += d[i % 4]
+    return t, d.tolist(), ints.tolist()
+
+
 def f_unpack(n):
     t = 0
     for i in range(n):
@@ -369,6 +380,7 @@ CASES = {
     f_subscr: ["BINARY_SUBSCR_LIST_INT", "BINARY_SUBSCR_TUPLE_INT", "BINARY_SUBSCR_DICT",
                "BINARY_SUBSCR_GETITEM"],
     f_store_subscr: ["STORE_SUBSCR_LIST_INT", "STORE_SUBSCR_DICT"],
+    f_array_subscr: ["BINARY_SUBSCR_ARRAY_INT", "STORE_SUBSCR_ARRAY_INT"],
     f_unpack: ["UNPACK_SEQUENCE_TWO_TUPLE", "UNPACK_SEQUENCE_TUPLE", "UNPACK_SEQUENCE_LIST"],
     f_calls_python: ["CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS", "CALL_PY_CLASS"],
     f_calls_builtin: ["CALL_TYPE_1", "CALL_STR_1", "CALL_TUPLE_1", "CALL_LEN", "CALL_ISINSTANCE",
