@@ -3369,6 +3369,30 @@ dispatch_switch:
         ENTER_INLINE_FRAME(new_frame, 0);     /* 3.11 calls a getter in C */
     }
 
+/* The instance has no attribute of the name, so the class's answer holds: its type's
+ * version, no materialized __dict__, and the shared keys' version, which moves when any
+ * instance of the type gains the name among its inline values. */
+#define NO_INSTANCE_ATTR_GUARD(OWNER, TYPE_VERSION, KEYS_VERSION) \
+    do { \
+        PyTypeObject *tp_ = Py_TYPE(OWNER); \
+        DEOPT_IF(tp_->tp_version_tag != (TYPE_VERSION)); \
+        DEOPT_IF(*_PyObject_ManagedDictPointer(OWNER) != NULL); \
+        DEOPT_IF(((PyHeapTypeObject *)tp_)->ht_cached_keys->dk_version != (KEYS_VERSION)); \
+    } while (0)
+
+    PURE_TARGET(LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES) {
+        /* a plain class attribute through an instance; index: the shared keys version */
+        pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
+        PyObject *owner = TOP();
+        NO_INSTANCE_ATTR_GUARD(owner, cache->type_version, cache->index);
+        STAT_HIT();
+        /* the new reference first: the class holds the attribute, the owner the class */
+        SET_TOP(Py_NewRef(PA_CACHED_PTR(cache)));
+        DECREF_SYNC(owner);
+        SKIP_CACHE(pa_cache_load_attr);
+        DISPATCH();
+    }
+
     /* ================= LOAD_METHOD ================= */
 
     TARGET(LOAD_METHOD_ADAPTIVE) {
@@ -3378,10 +3402,7 @@ dispatch_switch:
     PURE_TARGET(LOAD_METHOD_WITH_VALUES) {
         pa_cache_load_method *cache = (pa_cache_load_method *)next_instr;
         PyObject *self = TOP();
-        PyTypeObject *tp = Py_TYPE(self);
-        DEOPT_IF(tp->tp_version_tag != cache->type_version);
-        DEOPT_IF(*_PyObject_ManagedDictPointer(self) != NULL);
-        DEOPT_IF(((PyHeapTypeObject *)tp)->ht_cached_keys->dk_version != cache->keys_version);
+        NO_INSTANCE_ATTR_GUARD(self, cache->type_version, cache->keys_version);
         STAT_HIT();
         SET_TOP(Py_NewRef(PA_CACHED_PTR(cache)));
         PUSH(self);

@@ -163,6 +163,7 @@
     PA_SPEC(LOAD_ATTR_CLASS, LOAD_ATTR, PA_F_NAME)          /* class attribute (cached object) */ \
     PA_SPEC(LOAD_ATTR_PROPERTY, LOAD_ATTR, PA_F_NAME)       /* calls a Python property getter inline */ \
     PA_SPEC(LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN, LOAD_ATTR, PA_F_NAME) /* calls a Python __getattribute__ inline */ \
+    PA_SPEC(LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES, LOAD_ATTR, PA_F_NAME) /* plain class attribute through an instance */ \
     PA_SPEC(LOAD_METHOD_ADAPTIVE, LOAD_METHOD, PA_F_NAME | PA_F_ADAPTIVE) \
     PA_SPEC(LOAD_METHOD_WITH_VALUES, LOAD_METHOD, PA_F_NAME) /* class method; instance has inline values */ \
     PA_SPEC(LOAD_METHOD_NO_DICT, LOAD_METHOD, PA_F_NAME)     /* class method; instances have no __dict__ */ \

@@ -321,6 +321,33 @@ slot_offset(PyObject *owner, PyObject *descr, int for_store, uint32_t *offset)
     return PA_FAIL_NONE;
 }
 
+/* An instance of a managed-dict type with its inline values (no materialized __dict__),
+ * whose type's shared keys do not hold `name`: the instance has no attribute of that name,
+ * and keeps not having one while the shared keys' version holds (an instance of the type
+ * gaining it adds the key and resets the version) and its __dict__ stays unmaterialized
+ * (the forms check that).  Fills the keys version.  Returns a failure kind, PA_FAIL_NONE on
+ * success. */
+static int
+shared_keys_without(PyObject *owner, PyObject *name, uint32_t *keys_version)
+{
+    if (*_PyObject_ManagedDictPointer(owner) != NULL) {
+        return PA_FAIL_DICT_MATERIALIZED;
+    }
+    PyDictKeysObject *keys = ((PyHeapTypeObject *)Py_TYPE(owner))->ht_cached_keys;
+    if (keys == NULL) {
+        return PA_FAIL_OTHER;
+    }
+    if (pa_keys_index(keys, name) >= 0) {
+        return PA_FAIL_SHADOWED;
+    }
+    uint32_t kv = pa_keys_version(keys);
+    if (kv == 0) {
+        return PA_FAIL_OTHER;
+    }
+    *keys_version = kv;
+    return PA_FAIL_NONE;
+}
+
 void
 pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
 {
@@ -396,8 +423,27 @@ pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
             success(instr, PA_LOAD_ATTR_PROPERTY);
             return;
         }
-        kind = dt->tp_descr_get != NULL ? PA_FAIL_DESCRIPTOR : PA_FAIL_CLASS_ATTR;
-        goto done;
+        if (dt->tp_descr_get != NULL) {
+            kind = PA_FAIL_DESCRIPTOR;
+            goto done;
+        }
+        /* a plain class attribute (Random.m1 read as self.m1), if the instance has none */
+        if (!descr_class_fixed(descr)) {
+            kind = PA_FAIL_MUTABLE_DESCR_CLASS;       /* it could gain __get__ */
+            goto done;
+        }
+        if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT)) {
+            kind = PA_FAIL_CLASS_ATTR;
+            goto done;
+        }
+        kind = shared_keys_without(owner, name, &cache->index);
+        if (kind != PA_FAIL_NONE) {
+            goto done;
+        }
+        cache->type_version = version;
+        write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
+        success(instr, PA_LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES);
+        return;
     }
     int in_values;
     uint32_t where;
@@ -458,27 +504,11 @@ pa_specialize_load_method(PyObject *owner, PyObject *name, uint32_t *instr)
     cache->type_version = version;
     write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
     if (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) {
-        if (*_PyObject_ManagedDictPointer(owner) != NULL) {
-            kind = PA_FAIL_DICT_MATERIALIZED;
-            goto done;
+        kind = shared_keys_without(owner, name, &cache->keys_version);
+        if (kind == PA_FAIL_NONE) {
+            success(instr, PA_LOAD_METHOD_WITH_VALUES);
         }
-        PyDictKeysObject *keys = ((PyHeapTypeObject *)tp)->ht_cached_keys;
-        if (keys == NULL) {
-            kind = PA_FAIL_OTHER;
-            goto done;
-        }
-        if (pa_keys_index(keys, name) >= 0) {
-            kind = PA_FAIL_SHADOWED;
-            goto done;
-        }
-        uint32_t kv = pa_keys_version(keys);
-        if (kv == 0) {
-            kind = PA_FAIL_OTHER;
-            goto done;
-        }
-        cache->keys_version = kv;
-        success(instr, PA_LOAD_METHOD_WITH_VALUES);
-        return;
+        goto done;
     }
     if (tp->tp_dictoffset == 0) {
         success(instr, PA_LOAD_METHOD_NO_DICT);

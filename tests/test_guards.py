@@ -222,6 +222,60 @@ def la_class_attr_of_mutable_class(n):
                 lambda: setattr(V, "__get__", lambda self, obj, tp: "got"))
 
 
+def la_nondescr_class_attr_changes(n):
+    # a plain class attribute read through an instance: reassigned or deleted on the class
+    # or a base, replaced by a property (type version)
+    class Base:
+        k = 5
+    C = fresh_class(Base)
+    o = C()
+    out = loop(n, lambda: o.k, lambda: setattr(Base, "k", 6))
+    out += loop(n, lambda: o.k, lambda: setattr(C, "k", "own"))
+    out += loop(n, lambda: o.k, lambda: setattr(C, "k", property(lambda self: "prop")))
+    out += loop(n, lambda: o.k, lambda: delattr(C, "k"))
+    out += loop(n, lambda: o.k, lambda: delattr(Base, "k"))
+    return out
+
+
+def la_nondescr_shadowed_by_instance(n):
+    # the instance (its inline values), another instance (the shared keys version) or a
+    # materialized __dict__ gains the name: the instance's value wins
+    class C:
+        k = "class"
+    o, p, q = C(), C(), C()
+    out = loop(n, lambda: (o.k, p.k), lambda: setattr(p, "k", "p's"))
+    out += loop(n, lambda: (o.k, q.k), lambda: q.__dict__.__setitem__("k", "q's"))
+    out += loop(n, lambda: o.k, lambda: setattr(o, "k", "o's"))
+    return out
+
+
+def la_nondescr_dict_and_class_changes(n):
+    class C:
+        k = 1.5
+        def __init__(self):
+            self.a = 1
+    class D:
+        k = "D"
+    o = C()
+    out = loop(n, lambda: o.k, lambda: o.__dict__)          # materialized: generic path
+    o2 = C()
+    out += loop(n, lambda: o2.k, lambda: setattr(o2, "__class__", D))
+    o3 = C()
+    out += loop(n, lambda: o3.k,
+                lambda: setattr(C, "__getattribute__", lambda self, name: "ga " + name))
+    return out
+
+
+def la_nondescr_of_mutable_class(n):
+    class V:
+        pass
+    class C:
+        k = V()
+    o = C()
+    return loop(n, lambda: type(o.k).__name__,
+                lambda: setattr(V, "__get__", lambda self, obj, tp: "got"))
+
+
 def la_property_getter_code_replaced(n):
     class C:
         @property
@@ -981,6 +1035,10 @@ GUARDS = {
     la_class_attr_reassigned_deleted: ["LOAD_ATTR_CLASS"],
     la_class_bases_assigned: ["LOAD_ATTR_CLASS"],
     la_class_attr_of_mutable_class: [],
+    la_nondescr_class_attr_changes: ["LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES"],
+    la_nondescr_shadowed_by_instance: ["LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES"],
+    la_nondescr_dict_and_class_changes: ["LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES"],
+    la_nondescr_of_mutable_class: [],
     la_property_getter_code_replaced: ["LOAD_ATTR_PROPERTY"],
     la_property_replaced: ["LOAD_ATTR_PROPERTY"],
     la_property_reinit: ["LOAD_ATTR_PROPERTY"],
@@ -1216,6 +1274,7 @@ MUTABLE_CLASS = "class attribute of a mutable class (could gain __get__/__set__)
 
 
 @pytest.mark.parametrize("func,family", [(la_class_attr_of_mutable_class, "LOAD_ATTR"),
+                                         (la_nondescr_of_mutable_class, "LOAD_ATTR"),
                                          (lm_class_attr_of_mutable_class, "LOAD_METHOD"),
                                          (sa_values_class_attr_gains_set, "STORE_ATTR")],
                          ids=lambda x: getattr(x, "__name__", x))

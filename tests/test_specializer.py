@@ -273,6 +273,14 @@ def f_store_subscr(n):
     return lst, d
 
 
+def f_load_attr_nondescriptor(n):
+    o = Plain(1)
+    t = 0
+    for _ in range(n):
+        t += o.cls_attr
+    return t
+
+
 def f_array_subscr(n):
     import array
     d, ints = array.array("d", [0.5] * 4), array.array("i", range(4))
@@ -358,6 +366,7 @@ CASES = {
     f_load_attr_module: ["LOAD_ATTR_MODULE"],
     f_load_attr_class: ["LOAD_ATTR_CLASS"],
     f_load_attr_property: ["LOAD_ATTR_PROPERTY"],
+    f_load_attr_nondescriptor: ["LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES"],
     f_load_attr_getattribute: ["LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN"],
     f_load_method_with_values: ["LOAD_METHOD_WITH_VALUES"],
     f_load_method_no_dict: ["LOAD_METHOD_NO_DICT"],
