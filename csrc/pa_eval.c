@@ -3697,6 +3697,59 @@ dispatch_switch:
         FLOAT_OP(/);
     }
 
+/* An exact float, or an exact int of one digit (|v| < 2**30, exact as a double), as the
+ * double float's operators make of it; 0 for anything else. */
+#define NUMBER_AS_DOUBLE(O, D) \
+    (PyFloat_CheckExact(O) ? ((D) = PyFloat_AS_DOUBLE(O), 1) \
+     : PyLong_CheckExact(O) && IS_SMALL_INT(O) ? ((D) = (double)SMALL_INT_VALUE(O), 1) : 0)
+
+    PURE_TARGET(BINARY_OP_NUMERIC) {
+        /* int and float mixed at one site: two small ints as the int forms do them, else
+         * both as doubles -- what float's operators (and int / int) do with a one-digit int */
+        PyObject *right = TOP(), *left = SECOND();
+        int op = oparg >= NB_INPLACE_ADD ? oparg - NB_INPLACE_ADD : oparg;
+        PyObject *res;
+        if (op != NB_TRUE_DIVIDE && PyLong_CheckExact(left) && PyLong_CheckExact(right)
+                && IS_SMALL_INT(left) && IS_SMALL_INT(right)) {
+            long a = SMALL_INT_VALUE(left), b = SMALL_INT_VALUE(right);
+            STAT_HIT();
+            INT_RESULT(res, op == NB_ADD ? a + b : op == NB_SUBTRACT ? a - b : a * b);
+            Py_DECREF(left);
+            Py_DECREF(right);
+        }
+        else {
+            double a, b;
+            DEOPT_IF(!NUMBER_AS_DOUBLE(left, a) || !NUMBER_AS_DOUBLE(right, b));
+            DEOPT_IF(op == NB_TRUE_DIVIDE && b == 0.0);    /* ZeroDivisionError: generic */
+            STAT_HIT();
+            double d = op == NB_ADD ? a + b : op == NB_SUBTRACT ? a - b
+                       : op == NB_MULTIPLY ? a * b : a / b;
+            if (Py_REFCNT(left) == 1 && PyFloat_CheckExact(left)) {
+                ((PyFloatObject *)left)->ob_fval = d;
+                Py_DECREF(right);
+                res = left;
+            }
+            else if (Py_REFCNT(right) == 1 && PyFloat_CheckExact(right)) {
+                ((PyFloatObject *)right)->ob_fval = d;
+                Py_DECREF(left);
+                res = right;
+            }
+            else {
+                Py_DECREF(left);
+                Py_DECREF(right);
+                SYNC_LASTI();
+                res = PyFloat_FromDouble(d);
+            }
+        }
+        STACK_SHRINK(1);
+        SET_TOP(res);
+        if (res == NULL) {
+            goto error;
+        }
+        SKIP_CACHE(pa_cache_binary_op);
+        DISPATCH();
+    }
+
     TARGET(BINARY_OP_ADD_UNICODE) {
         PyObject *right = TOP(), *left = SECOND();
         DEOPT_IF(!PyUnicode_CheckExact(left) || !PyUnicode_CheckExact(right));
@@ -3783,6 +3836,13 @@ dispatch_switch:
     STAT_HIT(); \
     int res = _PyUnicode_Equal(left, right) == (oparg == Py_EQ)
 
+#define NUMERIC_COMPARE_OPERANDS() \
+    PyObject *right = TOP(), *left = SECOND(); \
+    double a_, b_; \
+    DEOPT_IF(!NUMBER_AS_DOUBLE(left, a_) || !NUMBER_AS_DOUBLE(right, b_)); \
+    STAT_HIT(); \
+    int res = compare_doubles(a_, b_, oparg)
+
     PURE_TARGET(COMPARE_OP_INT) {
         INT_COMPARE_OPERANDS();
         COMPARE_PUSH(res);
@@ -3810,6 +3870,18 @@ dispatch_switch:
 
     PURE_TARGET(COMPARE_OP_STR_JUMP) {
         STR_COMPARE_OPERANDS();
+        COMPARE_JUMP(res);
+    }
+
+    PURE_TARGET(COMPARE_OP_NUMERIC) {
+        /* int and float mixed: float_richcompare compares a one-digit int as a double
+         * (NaN and infinities included) */
+        NUMERIC_COMPARE_OPERANDS();
+        COMPARE_PUSH(res);
+    }
+
+    PURE_TARGET(COMPARE_OP_NUMERIC_JUMP) {
+        NUMERIC_COMPARE_OPERANDS();
         COMPARE_JUMP(res);
     }
 

@@ -189,6 +189,7 @@
     PA_SPEC(BINARY_OP_INPLACE_ADD_UNICODE, BINARY_OP, 0)     /* s += t into the local s, in place */ \
     PA_SPEC(BINARY_OP_INT_BITWISE, BINARY_OP, 0)             /* & | ^ on ints (oparg says which) */ \
     PA_SPEC(BINARY_OP_FLOORDIV_MOD_INT, BINARY_OP, 0)        /* // and % on non-negative small ints */ \
+    PA_SPEC(BINARY_OP_NUMERIC, BINARY_OP, 0)                 /* + - * / on int and float mixed */ \
     PA_SPEC(COMPARE_OP_ADAPTIVE, COMPARE_OP, PA_F_ADAPTIVE) \
     PA_SPEC(COMPARE_OP_INT, COMPARE_OP, 0) \
     PA_SPEC(COMPARE_OP_FLOAT, COMPARE_OP, 0) \
@@ -196,6 +197,8 @@
     PA_SPEC(COMPARE_OP_INT_JUMP, COMPARE_OP, 0)              /* fused with the next POP_JUMP_IF_* */ \
     PA_SPEC(COMPARE_OP_FLOAT_JUMP, COMPARE_OP, 0) \
     PA_SPEC(COMPARE_OP_STR_JUMP, COMPARE_OP, 0) \
+    PA_SPEC(COMPARE_OP_NUMERIC, COMPARE_OP, 0)               /* int and float mixed, as doubles */ \
+    PA_SPEC(COMPARE_OP_NUMERIC_JUMP, COMPARE_OP, 0) \
     PA_SPEC(BINARY_SUBSCR_ADAPTIVE, BINARY_SUBSCR, PA_F_ADAPTIVE) \
     PA_SPEC(BINARY_SUBSCR_LIST_INT, BINARY_SUBSCR, 0) \
     PA_SPEC(BINARY_SUBSCR_TUPLE_INT, BINARY_SUBSCR, 0) \

@@ -699,16 +699,32 @@ is_small_int(PyObject *o)
     return PyLong_CheckExact(o) && (size_t)(Py_SIZE(o) + 1) <= 2;
 }
 
+/* An exact int or float: an operand of the NUMERIC forms, which take int and float mixed
+ * (their guard also wants the int compact, as the int forms do). */
+static int
+is_number(PyObject *o)
+{
+    return PyLong_CheckExact(o) || PyFloat_CheckExact(o);
+}
+
 void
 pa_specialize_binary_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg,
                         PyObject **locals)
 {
     int kind;
+    int op = oparg >= NB_INPLACE_ADD ? oparg - NB_INPLACE_ADD : oparg;
+    int arithmetic = op == NB_ADD || op == NB_SUBTRACT || op == NB_MULTIPLY
+                     || op == NB_TRUE_DIVIDE;
+    if (arithmetic && is_number(lhs) && is_number(rhs)
+            && (Py_TYPE(lhs) != Py_TYPE(rhs) || (PyLong_CheckExact(lhs) && op == NB_TRUE_DIVIDE))) {
+        /* int and float mixed, or int / int (a float) */
+        success(instr, PA_BINARY_OP_NUMERIC);
+        return;
+    }
     if (Py_TYPE(lhs) != Py_TYPE(rhs)) {
         kind = PA_FAIL_DIFFERENT_TYPES;
         goto fail;
     }
-    int op = oparg >= NB_INPLACE_ADD ? oparg - NB_INPLACE_ADD : oparg;
     if (PyUnicode_CheckExact(lhs)) {
         if (op != NB_ADD) {
             kind = PA_FAIL_OP;
@@ -770,6 +786,10 @@ pa_specialize_compare_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int opar
     int fuse = next_op == PA_POP_JUMP_IF_FALSE || next_op == PA_POP_JUMP_IF_TRUE;
     int kind;
     cache->mask = (uint32_t)oparg;
+    if (Py_TYPE(lhs) != Py_TYPE(rhs) && is_number(lhs) && is_number(rhs)) {
+        success(instr, fuse ? PA_COMPARE_OP_NUMERIC_JUMP : PA_COMPARE_OP_NUMERIC);
+        return;
+    }
     if (Py_TYPE(lhs) != Py_TYPE(rhs)) {
         kind = PA_FAIL_DIFFERENT_TYPES;
         goto fail;

@@ -611,6 +611,49 @@ def bo_float_subclass_and_edges(n):
     return phases(n // 4, vals, op)
 
 
+def bo_numeric_mixed(n):
+    # int and float mixed (and int / int): bool, subclasses, big ints, division by zero,
+    # NaN and other types take the generic path
+    class I(int):
+        def __add__(self, other):
+            return "I.__add__"
+        def __rsub__(self, other):
+            return "I.__rsub__"
+    class F(float):
+        def __mul__(self, other):
+            return "F.__mul__"
+    vals = [(1.5, 2), (2, 1.5), (3, 4), (7, 2), (1.0, 0), (5, 0), (0, -0.0), (2 ** 40, 1.5),
+            (1.5, -(2 ** 31)), (True, 1.5), (1.5, False), (I(2), 1.5), (1.5, I(3)), (F(1.5), 2),
+            (float("nan"), 3), (-7, float("inf")), (2 ** 29, 1e300), ("a", 1), (2, "a"),
+            (2 ** 30 - 1, 2 ** 30 - 1)]
+    def op(a, b):
+        def inplace():
+            x = a
+            x += b
+            x -= b
+            return x
+        return (outcome(lambda: a + b), outcome(lambda: a - b), outcome(lambda: a * b),
+                outcome(lambda: a / b), outcome(inplace))
+    return phases(n // 2, vals, op)
+
+
+def co_numeric_mixed(n):
+    class I(int):
+        def __lt__(self, other):
+            return "I.__lt__"
+    vals = [(1.5, 2), (2, 1.5), (3, 3.0), (float("nan"), 1), (1, float("inf")),
+            (-(2 ** 29), -0.5), (2 ** 53 + 1, float(2 ** 53)), (2 ** 40, 1.0), (True, 0.5),
+            (I(1), 2.5), (0.5, I(1)), ("a", 1), (1.5, None)]
+    def op(a, b):
+        def jump():
+            if a < b:
+                return "lt"
+            return "not lt"
+        return (outcome(lambda: (a < b, a <= b, a == b, a != b, a > b, a >= b)),
+                outcome(jump))
+    return phases(n // 2, vals, op)
+
+
 def bo_str_subclass(n):
     class S(str):
         def __add__(self, other):
@@ -1071,6 +1114,8 @@ GUARDS = {
     bo_int_edges: ["BINARY_OP_ADD_INT", "BINARY_OP_FLOORDIV_MOD_INT"],
     bo_float_subclass_and_edges: ["BINARY_OP_ADD_FLOAT", "BINARY_OP_SUBTRACT_FLOAT",
                                   "BINARY_OP_MULTIPLY_FLOAT", "BINARY_OP_TRUE_DIVIDE_FLOAT"],
+    bo_numeric_mixed: ["BINARY_OP_NUMERIC"],
+    co_numeric_mixed: ["COMPARE_OP_NUMERIC", "COMPARE_OP_NUMERIC_JUMP"],
     bo_str_subclass: ["BINARY_OP_ADD_UNICODE"],
     bo_inplace_unicode_aliased: ["BINARY_OP_INPLACE_ADD_UNICODE"],
     co_subclasses_and_edges: ["COMPARE_OP_INT", "COMPARE_OP_FLOAT", "COMPARE_OP_STR",

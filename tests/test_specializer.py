@@ -217,6 +217,17 @@ def f_binary_float(n):
     return t
 
 
+def f_numeric_mixed(n):
+    t, k, hits = 0.0, 0, 0
+    for i in range(n):
+        t = t + i * 0.5 - 1          # float + int, int * float, float - int
+        k = k + i / 4                # int / int, then int + float
+        if t > i:                    # float > int, fused with its jump
+            hits += 1
+        below = k < 3
+    return t, k, hits, below
+
+
 def f_binary_str(n):
     s = ""
     for _ in range(n):
@@ -381,6 +392,7 @@ CASES = {
     f_binary_int: ["BINARY_OP_ADD_INT", "BINARY_OP_SUBTRACT_INT", "BINARY_OP_MULTIPLY_INT"],
     f_binary_float: ["BINARY_OP_ADD_FLOAT", "BINARY_OP_SUBTRACT_FLOAT",
                      "BINARY_OP_MULTIPLY_FLOAT", "BINARY_OP_TRUE_DIVIDE_FLOAT"],
+    f_numeric_mixed: ["BINARY_OP_NUMERIC", "COMPARE_OP_NUMERIC", "COMPARE_OP_NUMERIC_JUMP"],
     f_binary_str: ["BINARY_OP_INPLACE_ADD_UNICODE"],
     f_binary_int_bitwise: ["BINARY_OP_INT_BITWISE"],
     f_binary_floordiv_mod: ["BINARY_OP_FLOORDIV_MOD_INT"],

@@ -44,7 +44,7 @@ for i in range(100):
 for i in range(30):
     add(0.5, 1.5)
 for i in range(20):
-    scale(3, 0.5)
+    scale("ab", 3)
 for i in range(100):
     sub(i, 1)
 for i in range(60):
@@ -189,7 +189,7 @@ def test_stats_top_limits_and_implies_stats(tmp_path):
 
     # two failing sites, one row shown
     write(tmp_path / "two.py", "def f(a, b):\n    return a * b\n\n\ndef g(a, b):\n"
-          "    return a - b\n\n\nfor i in range(20):\n    f(2, 0.5)\n    g(2, 0.5)\n")
+          "    return a - b\n\n\nfor i in range(20):\n    f('ab', 2)\n    g({1}, frozenset())\n")
     proc = run_pyadapt(["--warmup", "2", "--stats-top", "1", "two.py"], tmp_path)
     assert proc.returncode == 0, describe(proc)
     assert "sites that failed to specialize or deoptimized (top 1 of 2;" in proc.stderr
