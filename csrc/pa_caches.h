@@ -90,6 +90,10 @@ typedef struct {
     uint32_t init_hi;
 } pa_cache_call;
 
+/* CALL_PY_EXACT_ARGS is polymorphic: min_args, init_lo and init_hi hold up to three more
+ * function versions (the methods of several classes called at one site, as `s.area()` over
+ * shapes); a slot not in use repeats func_version, which is never 0. */
+
 typedef struct {
     uint32_t counter;
     uint32_t hits;

@@ -100,6 +100,9 @@ void pa_specialize_store_attr(PyObject *owner, PyObject *name, uint32_t *instr);
  * that type too (same index), 0 if not. */
 int pa_add_load_attr_type(PyObject *owner, PyObject *name, uint32_t *instr);
 int pa_add_store_attr_type(PyObject *owner, PyObject *name, uint32_t *instr);
+/* A polymorphic CALL_PY_EXACT_ARGS met another function: 1 if it now holds that function's
+ * version too, 0 if not. */
+int pa_add_call_py_function(PyObject *callable, uint32_t *instr, int nargs);
 void pa_specialize_load_global(PyObject *globals, PyObject *builtins, PyObject *name,
                                uint32_t *instr);
 void pa_specialize_binary_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg,

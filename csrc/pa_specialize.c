@@ -1007,9 +1007,14 @@ pa_specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwn
             goto fail;
         }
         cache->func_version = fv;
+        if (nargs == co->co_argcount) {
+            /* no further functions yet (see pa_caches.h) */
+            cache->min_args = cache->init_lo = cache->init_hi = fv;
+            success(instr, PA_CALL_PY_EXACT_ARGS);
+            return;
+        }
         cache->min_args = (uint32_t)min_args;
-        success(instr, nargs == co->co_argcount ? PA_CALL_PY_EXACT_ARGS
-                                                : PA_CALL_PY_WITH_DEFAULTS);
+        success(instr, PA_CALL_PY_WITH_DEFAULTS);
         return;
     }
     if (PyType_Check(callable)) {
@@ -1126,6 +1131,32 @@ pa_specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwn
     kind = PA_FAIL_CALLABLE;
 fail:
     failure(instr, kind);
+}
+
+int
+pa_add_call_py_function(PyObject *callable, uint32_t *instr, int nargs)
+{
+    pa_cache_call *cache = (pa_cache_call *)(instr + 1);
+    uint32_t first = cache->func_version;
+    uint32_t *slot = cache->min_args == first ? &cache->min_args
+                     : cache->init_lo == first ? &cache->init_lo
+                     : cache->init_hi == first ? &cache->init_hi : NULL;
+    if (slot == NULL || Py_TYPE(callable) != &PyFunction_Type) {
+        return 0;                       /* all four slots taken, or not a function */
+    }
+    /* the same decision, with the same checks, as a first specialization, on a scratch
+     * copy of the instruction in its adaptive form (the counter's backoff kept) */
+    uint32_t scratch[1 + PA_CACHE_UNITS(pa_cache_call)] = {0};
+    scratch[0] = instr[0];
+    PA_SET_OPCODE(&scratch[0], PA_CALL_ADAPTIVE);
+    scratch[1] = instr[1] & 0x00F00000u;
+    pa_specialize_call(callable, scratch, nargs, NULL, 0);
+    uint32_t version = ((pa_cache_call *)(scratch + 1))->func_version;
+    if ((scratch[0] & 0xFF) != PA_CALL_PY_EXACT_ARGS || version == 0) {
+        return 0;
+    }
+    *slot = version;
+    return 1;
 }
 
 void

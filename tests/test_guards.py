@@ -877,6 +877,38 @@ def call_py_callable_replaced(n):
     return out
 
 
+def call_py_polymorphic(n):
+    # one call site, the methods of several classes: up to four function versions; a fifth
+    # function, one whose code or defaults change (its version), one of another shape, a
+    # generator function and a builtin take the generic path
+    def make(tag):
+        class C:
+            def m(self, x):
+                return (self.tag, x)
+        C.tag = tag
+        return C()
+    objs = [make(t) for t in "abcd"]
+    fifth = make("e")
+    def gen(self, x):
+        yield x
+    def two(self, x, y=2):
+        return ("two", x, y)
+    def other(self, x):
+        return ("other code", x)
+    state = [4]
+    def op():
+        return [o.m(i) for i, o in enumerate(objs[:state[0]])]
+    def call():
+        r = op()
+        return [list(v) if hasattr(v, "__next__") else v for v in r]
+    out = loop(n, call, lambda: objs.append(fifth) or state.__setitem__(0, 5))
+    out += loop(n, call, lambda: setattr(type(objs[1]).m, "__code__", other.__code__))
+    out += loop(n, call, lambda: setattr(type(objs[2]), "m", two))
+    out += loop(n, call, lambda: setattr(type(objs[3]), "m", gen))
+    out += loop(n, call, lambda: setattr(type(objs[0]), "m", staticmethod(abs)))
+    return out
+
+
 def call_py_class_guards(n):
     class C:
         def __init__(self, a):
@@ -1130,6 +1162,7 @@ GUARDS = {
     us_sequences: ["UNPACK_SEQUENCE_TWO_TUPLE", "UNPACK_SEQUENCE_TUPLE", "UNPACK_SEQUENCE_LIST"],
     call_py_code_and_defaults: ["CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS"],
     call_py_callable_replaced: ["CALL_PY_EXACT_ARGS"],
+    call_py_polymorphic: ["CALL_PY_EXACT_ARGS"],
     call_py_class_guards: ["CALL_PY_CLASS"],
     call_py_class_init_code_replaced: ["CALL_PY_CLASS"],
     call_py_class_abstract: ["CALL_PY_CLASS"],

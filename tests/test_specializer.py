@@ -942,3 +942,49 @@ def test_polymorphic_instance_values_guards(func):
     assert pyadapt.run(func, 120) == func(120)
     s = pyadapt.stats()["specialized"]["LOAD_ATTR_INSTANCE_VALUE"]
     assert s["hits"] > 0 and s["misses"] > 0, s
+
+
+class PolyDisc:
+    def __init__(self, r):
+        self.r = r
+
+    def area(self):
+        return 3 * self.r * self.r
+
+
+class PolyBox:
+    def __init__(self, side):
+        self.side = side
+
+    def area(self):
+        return self.side * self.side
+
+
+class PolyStrip:
+    def __init__(self, w):
+        self.w = w
+
+    def area(self):
+        return self.w
+
+
+class PolyDot:
+    def area(self):
+        return 0
+
+
+def poly_calls(n):
+    shapes = [PolyDisc(1), PolyBox(2), PolyStrip(3), PolyDot()]
+    t = 0
+    for i in range(n):
+        t += shapes[i % 4].area()
+    return t
+
+
+def test_polymorphic_call_holds_four_functions():
+    names = specialize(poly_calls, 40)
+    assert "CALL_PY_EXACT_ARGS" in names
+    pyadapt.reset_stats()
+    assert pyadapt.run(poly_calls, 400) == poly_calls(400)
+    s = pyadapt.stats()["specialized"]["CALL_PY_EXACT_ARGS"]
+    assert s["hits"] >= 400 and s["misses"] == 0, s
