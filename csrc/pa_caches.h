@@ -71,13 +71,14 @@ typedef struct {
 typedef struct {
     uint32_t counter;
     uint32_t hits;
-    uint32_t type_version;
+    uint32_t type_version;   /* BINARY_SUBSCR_GETITEM: the class; _ARRAY_INT: array.array */
     uint32_t func_version;   /* __getitem__ of a Python class */
 } pa_cache_binary_subscr;
 
 typedef struct {
     uint32_t counter;
     uint32_t hits;
+    uint32_t type_version;   /* STORE_SUBSCR_ARRAY_INT: array.array's version */
 } pa_cache_store_subscr;
 
 typedef struct {
@@ -93,6 +94,10 @@ typedef struct {
     uint32_t init_lo;        /* CALL_PY_CLASS: the class's __init__ (borrowed) */
     uint32_t init_hi;
 } pa_cache_call;
+
+/* CALL_PY_EXACT_ARGS is polymorphic: min_args, init_lo and init_hi hold up to three more
+ * function versions (the methods of several classes called at one site, as `s.area()` over
+ * shapes); a slot not in use repeats func_version, which is never 0. */
 
 typedef struct {
     uint32_t counter;

@@ -3399,6 +3399,30 @@ dispatch_switch:
         ENTER_INLINE_FRAME(new_frame, 0);     /* 3.11 calls a getter in C */
     }
 
+/* The instance has no attribute of the name, so the class's answer holds: its type's
+ * version, no materialized __dict__, and the shared keys' version, which moves when any
+ * instance of the type gains the name among its inline values. */
+#define NO_INSTANCE_ATTR_GUARD(OWNER, TYPE_VERSION, KEYS_VERSION) \
+    do { \
+        PyTypeObject *tp_ = Py_TYPE(OWNER); \
+        DEOPT_IF(tp_->tp_version_tag != (TYPE_VERSION)); \
+        DEOPT_IF(*_PyObject_ManagedDictPointer(OWNER) != NULL); \
+        DEOPT_IF(((PyHeapTypeObject *)tp_)->ht_cached_keys->dk_version != (KEYS_VERSION)); \
+    } while (0)
+
+    PURE_TARGET(LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES) {
+        /* a plain class attribute through an instance; index: the shared keys version */
+        pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
+        PyObject *owner = TOP();
+        NO_INSTANCE_ATTR_GUARD(owner, cache->type_version, cache->index);
+        STAT_HIT();
+        /* the new reference first: the class holds the attribute, the owner the class */
+        SET_TOP(Py_NewRef(PA_CACHED_PTR(cache)));
+        DECREF_SYNC(owner);
+        SKIP_CACHE(pa_cache_load_attr);
+        DISPATCH();
+    }
+
     /* ================= LOAD_METHOD ================= */
 
     TARGET(LOAD_METHOD_ADAPTIVE) {
@@ -3408,10 +3432,7 @@ dispatch_switch:
     PURE_TARGET(LOAD_METHOD_WITH_VALUES) {
         pa_cache_load_method *cache = (pa_cache_load_method *)next_instr;
         PyObject *self = TOP();
-        PyTypeObject *tp = Py_TYPE(self);
-        DEOPT_IF(tp->tp_version_tag != cache->type_version);
-        DEOPT_IF(*_PyObject_ManagedDictPointer(self) != NULL);
-        DEOPT_IF(((PyHeapTypeObject *)tp)->ht_cached_keys->dk_version != cache->keys_version);
+        NO_INSTANCE_ATTR_GUARD(self, cache->type_version, cache->keys_version);
         STAT_HIT();
         SET_TOP(Py_NewRef(PA_CACHED_PTR(cache)));
         PUSH(self);
@@ -3706,6 +3727,59 @@ dispatch_switch:
         FLOAT_OP(/);
     }
 
+/* An exact float, or an exact int of one digit (|v| < 2**30, exact as a double), as the
+ * double float's operators make of it; 0 for anything else. */
+#define NUMBER_AS_DOUBLE(O, D) \
+    (PyFloat_CheckExact(O) ? ((D) = PyFloat_AS_DOUBLE(O), 1) \
+     : PyLong_CheckExact(O) && IS_SMALL_INT(O) ? ((D) = (double)SMALL_INT_VALUE(O), 1) : 0)
+
+    PURE_TARGET(BINARY_OP_NUMERIC) {
+        /* int and float mixed at one site: two small ints as the int forms do them, else
+         * both as doubles -- what float's operators (and int / int) do with a one-digit int */
+        PyObject *right = TOP(), *left = SECOND();
+        int op = oparg >= NB_INPLACE_ADD ? oparg - NB_INPLACE_ADD : oparg;
+        PyObject *res;
+        if (op != NB_TRUE_DIVIDE && PyLong_CheckExact(left) && PyLong_CheckExact(right)
+                && IS_SMALL_INT(left) && IS_SMALL_INT(right)) {
+            long a = SMALL_INT_VALUE(left), b = SMALL_INT_VALUE(right);
+            STAT_HIT();
+            INT_RESULT(res, op == NB_ADD ? a + b : op == NB_SUBTRACT ? a - b : a * b);
+            Py_DECREF(left);
+            Py_DECREF(right);
+        }
+        else {
+            double a, b;
+            DEOPT_IF(!NUMBER_AS_DOUBLE(left, a) || !NUMBER_AS_DOUBLE(right, b));
+            DEOPT_IF(op == NB_TRUE_DIVIDE && b == 0.0);    /* ZeroDivisionError: generic */
+            STAT_HIT();
+            double d = op == NB_ADD ? a + b : op == NB_SUBTRACT ? a - b
+                       : op == NB_MULTIPLY ? a * b : a / b;
+            if (Py_REFCNT(left) == 1 && PyFloat_CheckExact(left)) {
+                ((PyFloatObject *)left)->ob_fval = d;
+                Py_DECREF(right);
+                res = left;
+            }
+            else if (Py_REFCNT(right) == 1 && PyFloat_CheckExact(right)) {
+                ((PyFloatObject *)right)->ob_fval = d;
+                Py_DECREF(left);
+                res = right;
+            }
+            else {
+                Py_DECREF(left);
+                Py_DECREF(right);
+                SYNC_LASTI();
+                res = PyFloat_FromDouble(d);
+            }
+        }
+        STACK_SHRINK(1);
+        SET_TOP(res);
+        if (res == NULL) {
+            goto error;
+        }
+        SKIP_CACHE(pa_cache_binary_op);
+        DISPATCH();
+    }
+
     TARGET(BINARY_OP_ADD_UNICODE) {
         PyObject *right = TOP(), *left = SECOND();
         DEOPT_IF(!PyUnicode_CheckExact(left) || !PyUnicode_CheckExact(right));
@@ -3792,6 +3866,13 @@ dispatch_switch:
     STAT_HIT(); \
     int res = _PyUnicode_Equal(left, right) == (oparg == Py_EQ)
 
+#define NUMERIC_COMPARE_OPERANDS() \
+    PyObject *right = TOP(), *left = SECOND(); \
+    double a_, b_; \
+    DEOPT_IF(!NUMBER_AS_DOUBLE(left, a_) || !NUMBER_AS_DOUBLE(right, b_)); \
+    STAT_HIT(); \
+    int res = compare_doubles(a_, b_, oparg)
+
     PURE_TARGET(COMPARE_OP_INT) {
         INT_COMPARE_OPERANDS();
         COMPARE_PUSH(res);
@@ -3819,6 +3900,18 @@ dispatch_switch:
 
     PURE_TARGET(COMPARE_OP_STR_JUMP) {
         STR_COMPARE_OPERANDS();
+        COMPARE_JUMP(res);
+    }
+
+    PURE_TARGET(COMPARE_OP_NUMERIC) {
+        /* int and float mixed: float_richcompare compares a one-digit int as a double
+         * (NaN and infinities included) */
+        NUMERIC_COMPARE_OPERANDS();
+        COMPARE_PUSH(res);
+    }
+
+    PURE_TARGET(COMPARE_OP_NUMERIC_JUMP) {
+        NUMERIC_COMPARE_OPERANDS();
         COMPARE_JUMP(res);
     }
 
@@ -3900,6 +3993,34 @@ dispatch_switch:
         ENTER_INLINE_FRAME(new_frame, PA_CPY_BINARY_SUBSCR_LAST_CACHE);
     }
 
+/* An array.array (the version no other type has) and an exact int index within its bounds:
+ * what array_subscr and array_ass_item do once they have checked the index.  Any other index
+ * (negative, big, an __index__ object, a slice) and IndexError take the generic path. */
+#define ARRAY_INDEX_OPERANDS(CACHE_T, CONTAINER, SUB) \
+    DEOPT_IF(Py_TYPE(CONTAINER)->tp_version_tag != ((CACHE_T *)next_instr)->type_version); \
+    DEOPT_IF(!PyLong_CheckExact(SUB) || (size_t)Py_SIZE(SUB) > 1); \
+    pa_array311 *array = (pa_array311 *)(CONTAINER); \
+    Py_ssize_t index = ((PyLongObject *)(SUB))->ob_digit[0]; \
+    DEOPT_IF(index >= Py_SIZE(array))
+
+    TARGET(BINARY_SUBSCR_ARRAY_INT) {
+        PyObject *sub = TOP(), *container = SECOND();
+        ARRAY_INDEX_OPERANDS(pa_cache_binary_subscr, container, sub);
+        STAT_HIT();
+        PyObject *res = array->ob_descr->typecode == 'd'
+                        ? PyFloat_FromDouble(((double *)array->ob_item)[index])
+                        : array->ob_descr->getitem(array, index);
+        STACK_SHRINK(1);
+        SET_TOP(res);
+        Py_DECREF(container);
+        Py_DECREF(sub);
+        if (res == NULL) {
+            goto error;
+        }
+        SKIP_CACHE(pa_cache_binary_subscr);
+        DISPATCH();
+    }
+
     TARGET(STORE_SUBSCR_ADAPTIVE) {
         ADAPTIVE(STORE_SUBSCR, pa_specialize_store_subscr(SECOND(), TOP(), this_instr));
     }
@@ -3930,6 +4051,29 @@ dispatch_switch:
         Py_DECREF(value);
         Py_DECREF(sub);
         Py_DECREF(dict);
+        if (err != 0) {
+            goto error;
+        }
+        SKIP_CACHE(pa_cache_store_subscr);
+        DISPATCH();
+    }
+
+    TARGET(STORE_SUBSCR_ARRAY_INT) {
+        PyObject *sub = TOP(), *container = SECOND(), *value = THIRD();
+        ARRAY_INDEX_OPERANDS(pa_cache_store_subscr, container, sub);
+        STAT_HIT();
+        int err = 0;
+        if (array->ob_descr->typecode == 'd' && PyFloat_CheckExact(value)) {
+            /* what d_setitem's PyArg_Parse("d") makes of an exact float */
+            ((double *)array->ob_item)[index] = PyFloat_AS_DOUBLE(value);
+        }
+        else {
+            err = array->ob_descr->setitem(array, index, value);   /* its TypeError, __index__ */
+        }
+        STACK_SHRINK(3);
+        Py_DECREF(value);
+        Py_DECREF(container);
+        Py_DECREF(sub);
         if (err != 0) {
             goto error;
         }
@@ -4017,7 +4161,13 @@ dispatch_switch:
         DEOPT_IF(kwnames != NULL || INLINE_REFUSED_UNCOUNTED());
         DEOPT_IF(Py_TYPE(function) != &PyFunction_Type);
         PyFunctionObject *func = (PyFunctionObject *)function;
-        DEOPT_IF(func->func_version != cache->func_version);
+        /* one of up to four functions (pa_caches.h); another takes a free slot if the
+         * specializer would have chosen this form for it */
+        uint32_t fv = func->func_version;
+        if (fv != cache->func_version && fv != cache->min_args && fv != cache->init_lo
+                && fv != cache->init_hi) {
+            DEOPT_IF(!pa_add_call_py_function(function, this_instr, total_args));
+        }
         PyCodeObject *code = (PyCodeObject *)func->func_code;
         DEOPT_IF(code->co_argcount != total_args);
         STAT_HIT();

@@ -76,6 +76,17 @@ typedef struct { PyObject_HEAD Py_ssize_t it_index; PyTupleObject *it_seq; } pa_
 typedef struct { PyObject_HEAD long index; long start; long step; long len; } pa_rangeiter311;
 typedef struct { PyObject_HEAD PyObject *prop_get, *prop_set, *prop_del, *prop_doc, *prop_name;
                  int getter_doc; } pa_property311;
+/* Modules/arraymodule.c: array.array's object and its per-typecode item descriptor */
+struct pa_array311;
+typedef struct {
+    char typecode;
+    int itemsize;
+    PyObject *(*getitem)(struct pa_array311 *, Py_ssize_t);
+    int (*setitem)(struct pa_array311 *, Py_ssize_t, PyObject *);
+} pa_arraydescr311;
+typedef struct pa_array311 { PyObject_VAR_HEAD char *ob_item; Py_ssize_t allocated;
+                             const pa_arraydescr311 *ob_descr; PyObject *weakreflist;
+                             Py_ssize_t ob_exports; } pa_array311;
 
 /* ---- configuration and specialization ---- */
 extern pa_config_t pa_config;
@@ -94,6 +105,9 @@ void pa_specialize_store_attr(PyObject *owner, PyObject *name, uint32_t *instr);
  * that type too (same index), 0 if not. */
 int pa_add_load_attr_type(PyObject *owner, PyObject *name, uint32_t *instr);
 int pa_add_store_attr_type(PyObject *owner, PyObject *name, uint32_t *instr);
+/* A polymorphic CALL_PY_EXACT_ARGS met another function: 1 if it now holds that function's
+ * version too, 0 if not. */
+int pa_add_call_py_function(PyObject *callable, uint32_t *instr, int nargs);
 void pa_specialize_load_global(PyObject *globals, PyObject *builtins, PyObject *name,
                                uint32_t *instr);
 void pa_specialize_binary_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg,

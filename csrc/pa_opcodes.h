@@ -166,6 +166,7 @@
     PA_SPEC(LOAD_ATTR_CLASS, LOAD_ATTR, 0)                       /* class attribute (cached object) */ \
     PA_SPEC(LOAD_ATTR_PROPERTY, LOAD_ATTR, 0)                    /* calls a Python property getter inline */ \
     PA_SPEC(LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN, LOAD_ATTR, 0)     /* calls a Python __getattribute__ inline */ \
+    PA_SPEC(LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES, LOAD_ATTR, 0)  /* plain class attribute through an instance */ \
     PA_SPEC(LOAD_METHOD_ADAPTIVE, LOAD_METHOD, PA_F_ADAPTIVE)    \
     PA_SPEC(LOAD_METHOD_WITH_VALUES, LOAD_METHOD, 0)             /* class method; instance has inline values */ \
     PA_SPEC(LOAD_METHOD_NO_DICT, LOAD_METHOD, 0)                 /* class method; instances have no __dict__ */ \
@@ -191,6 +192,7 @@
     PA_SPEC(BINARY_OP_INPLACE_ADD_UNICODE, BINARY_OP, 0)         /* s += t into the local s, in place */ \
     PA_SPEC(BINARY_OP_INT_BITWISE, BINARY_OP, 0)                 /* & | ^ on ints (oparg says which) */ \
     PA_SPEC(BINARY_OP_FLOORDIV_MOD_INT, BINARY_OP, 0)            /* // and % on non-negative small ints */ \
+    PA_SPEC(BINARY_OP_NUMERIC, BINARY_OP, 0)                     /* + - * / on int and float mixed */ \
     PA_SPEC(COMPARE_OP_ADAPTIVE, COMPARE_OP, PA_F_ADAPTIVE)      \
     PA_SPEC(COMPARE_OP_INT, COMPARE_OP, 0)                       \
     PA_SPEC(COMPARE_OP_FLOAT, COMPARE_OP, 0)                     \
@@ -198,14 +200,18 @@
     PA_SPEC(COMPARE_OP_INT_JUMP, COMPARE_OP, 0)                  /* fused with the next POP_JUMP_IF_* */ \
     PA_SPEC(COMPARE_OP_FLOAT_JUMP, COMPARE_OP, 0)                \
     PA_SPEC(COMPARE_OP_STR_JUMP, COMPARE_OP, 0)                  \
+    PA_SPEC(COMPARE_OP_NUMERIC, COMPARE_OP, 0)                   /* int and float mixed, as doubles */ \
+    PA_SPEC(COMPARE_OP_NUMERIC_JUMP, COMPARE_OP, 0)              \
     PA_SPEC(BINARY_SUBSCR_ADAPTIVE, BINARY_SUBSCR, PA_F_ADAPTIVE) \
     PA_SPEC(BINARY_SUBSCR_LIST_INT, BINARY_SUBSCR, 0)            \
     PA_SPEC(BINARY_SUBSCR_TUPLE_INT, BINARY_SUBSCR, 0)           \
     PA_SPEC(BINARY_SUBSCR_DICT, BINARY_SUBSCR, 0)                \
     PA_SPEC(BINARY_SUBSCR_GETITEM, BINARY_SUBSCR, 0)             /* Python __getitem__, called inline */ \
+    PA_SPEC(BINARY_SUBSCR_ARRAY_INT, BINARY_SUBSCR, 0)           /* array.array item, its typecode's getter */ \
     PA_SPEC(STORE_SUBSCR_ADAPTIVE, STORE_SUBSCR, PA_F_ADAPTIVE)  \
     PA_SPEC(STORE_SUBSCR_LIST_INT, STORE_SUBSCR, 0)              \
     PA_SPEC(STORE_SUBSCR_DICT, STORE_SUBSCR, 0)                  \
+    PA_SPEC(STORE_SUBSCR_ARRAY_INT, STORE_SUBSCR, 0)             /* array.array item; 'd' and a float: stored directly */ \
     PA_SPEC(UNPACK_SEQUENCE_ADAPTIVE, UNPACK_SEQUENCE, PA_F_ADAPTIVE) \
     PA_SPEC(UNPACK_SEQUENCE_TWO_TUPLE, UNPACK_SEQUENCE, 0)       \
     PA_SPEC(UNPACK_SEQUENCE_TUPLE, UNPACK_SEQUENCE, 0)           \

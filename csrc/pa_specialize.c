@@ -322,6 +322,33 @@ slot_offset(PyObject *owner, PyObject *descr, int for_store, uint32_t *offset)
     return PA_FAIL_NONE;
 }
 
+/* An instance of a managed-dict type with its inline values (no materialized __dict__),
+ * whose type's shared keys do not hold `name`: the instance has no attribute of that name,
+ * and keeps not having one while the shared keys' version holds (an instance of the type
+ * gaining it adds the key and resets the version) and its __dict__ stays unmaterialized
+ * (the forms check that).  Fills the keys version.  Returns a failure kind, PA_FAIL_NONE on
+ * success. */
+static int
+shared_keys_without(PyObject *owner, PyObject *name, uint32_t *keys_version)
+{
+    if (*_PyObject_ManagedDictPointer(owner) != NULL) {
+        return PA_FAIL_DICT_MATERIALIZED;
+    }
+    PyDictKeysObject *keys = ((PyHeapTypeObject *)Py_TYPE(owner))->ht_cached_keys;
+    if (keys == NULL) {
+        return PA_FAIL_OTHER;
+    }
+    if (pa_keys_index(keys, name) >= 0) {
+        return PA_FAIL_SHADOWED;
+    }
+    uint32_t kv = pa_keys_version(keys);
+    if (kv == 0) {
+        return PA_FAIL_OTHER;
+    }
+    *keys_version = kv;
+    return PA_FAIL_NONE;
+}
+
 static void
 specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
 {
@@ -397,8 +424,27 @@ specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
             success(instr, PA_LOAD_ATTR_PROPERTY);
             return;
         }
-        kind = dt->tp_descr_get != NULL ? PA_FAIL_DESCRIPTOR : PA_FAIL_CLASS_ATTR;
-        goto done;
+        if (dt->tp_descr_get != NULL) {
+            kind = PA_FAIL_DESCRIPTOR;
+            goto done;
+        }
+        /* a plain class attribute (Random.m1 read as self.m1), if the instance has none */
+        if (!descr_class_fixed(descr)) {
+            kind = PA_FAIL_MUTABLE_DESCR_CLASS;       /* it could gain __get__ */
+            goto done;
+        }
+        if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT)) {
+            kind = PA_FAIL_CLASS_ATTR;
+            goto done;
+        }
+        kind = shared_keys_without(owner, name, &cache->index);
+        if (kind != PA_FAIL_NONE) {
+            goto done;
+        }
+        cache->type_version = version;
+        write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
+        success(instr, PA_LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES);
+        return;
     }
     int in_values;
     uint32_t where;
@@ -459,27 +505,11 @@ specialize_load_method(PyObject *owner, PyObject *name, uint32_t *instr)
     cache->type_version = version;
     write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
     if (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) {
-        if (*_PyObject_ManagedDictPointer(owner) != NULL) {
-            kind = PA_FAIL_DICT_MATERIALIZED;
-            goto done;
+        kind = shared_keys_without(owner, name, &cache->keys_version);
+        if (kind == PA_FAIL_NONE) {
+            success(instr, PA_LOAD_METHOD_WITH_VALUES);
         }
-        PyDictKeysObject *keys = ((PyHeapTypeObject *)tp)->ht_cached_keys;
-        if (keys == NULL) {
-            kind = PA_FAIL_OTHER;
-            goto done;
-        }
-        if (pa_keys_index(keys, name) >= 0) {
-            kind = PA_FAIL_SHADOWED;
-            goto done;
-        }
-        uint32_t kv = pa_keys_version(keys);
-        if (kv == 0) {
-            kind = PA_FAIL_OTHER;
-            goto done;
-        }
-        cache->keys_version = kv;
-        success(instr, PA_LOAD_METHOD_WITH_VALUES);
-        return;
+        goto done;
     }
     if (tp->tp_dictoffset == 0) {
         success(instr, PA_LOAD_METHOD_NO_DICT);
@@ -687,16 +717,32 @@ is_small_int(PyObject *o)
     return PyLong_CheckExact(o) && (size_t)(Py_SIZE(o) + 1) <= 2;
 }
 
+/* An exact int or float: an operand of the NUMERIC forms, which take int and float mixed
+ * (their guard also wants the int compact, as the int forms do). */
+static int
+is_number(PyObject *o)
+{
+    return PyLong_CheckExact(o) || PyFloat_CheckExact(o);
+}
+
 static void
 specialize_binary_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg,
                      PyObject **locals)
 {
     int kind;
+    int op = oparg >= NB_INPLACE_ADD ? oparg - NB_INPLACE_ADD : oparg;
+    int arithmetic = op == NB_ADD || op == NB_SUBTRACT || op == NB_MULTIPLY
+                     || op == NB_TRUE_DIVIDE;
+    if (arithmetic && is_number(lhs) && is_number(rhs)
+            && (Py_TYPE(lhs) != Py_TYPE(rhs) || (PyLong_CheckExact(lhs) && op == NB_TRUE_DIVIDE))) {
+        /* int and float mixed, or int / int (a float) */
+        success(instr, PA_BINARY_OP_NUMERIC);
+        return;
+    }
     if (Py_TYPE(lhs) != Py_TYPE(rhs)) {
         kind = PA_FAIL_DIFFERENT_TYPES;
         goto fail;
     }
-    int op = oparg >= NB_INPLACE_ADD ? oparg - NB_INPLACE_ADD : oparg;
     if (PyUnicode_CheckExact(lhs)) {
         if (op != NB_ADD) {
             kind = PA_FAIL_OP;
@@ -758,6 +804,10 @@ specialize_compare_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg)
     int fuse = next_op == PA_POP_JUMP_IF_FALSE || next_op == PA_POP_JUMP_IF_TRUE;
     int kind;
     cache->mask = (uint32_t)oparg;
+    if (Py_TYPE(lhs) != Py_TYPE(rhs) && is_number(lhs) && is_number(rhs)) {
+        success(instr, fuse ? PA_COMPARE_OP_NUMERIC_JUMP : PA_COMPARE_OP_NUMERIC);
+        return;
+    }
     if (Py_TYPE(lhs) != Py_TYPE(rhs)) {
         kind = PA_FAIL_DIFFERENT_TYPES;
         goto fail;
@@ -789,6 +839,37 @@ fail:
 
 /* ---- subscripts and unpacking ---- */
 
+/* array.array, whose object layout pa_array311 mirrors.  The array module makes its type
+ * from a spec, once per module object, so there is no one address to compare with: the
+ * type is recognised by its name, its size and the immutable-type flag, which a class
+ * statement never sets (a Python subclass, even one named "array.array", fails it).  The
+ * forms then guard the type's version, which no other type ever has. */
+static int
+is_array_type(PyTypeObject *tp)
+{
+    return (tp->tp_flags & Py_TPFLAGS_IMMUTABLETYPE) && tp->tp_basicsize == sizeof(pa_array311)
+           && tp->tp_itemsize == 0 && strcmp(tp->tp_name, "array.array") == 0;
+}
+
+/* An item of an array.array at a small non-negative int index (the specialized form checks
+ * the bounds); fills the type's version.  Returns a failure kind, PA_FAIL_NONE on success. */
+static int
+array_item_site(PyTypeObject *tp, PyObject *sub, uint32_t *version_field)
+{
+    if (!PyLong_CheckExact(sub)) {
+        return PA_FAIL_OPERANDS;
+    }
+    if ((size_t)Py_SIZE(sub) > 1) {
+        return PA_FAIL_NEGATIVE_OR_RANGE;
+    }
+    uint32_t version = type_version(tp, &_Py_ID(__getitem__));
+    if (version == 0) {
+        return PA_FAIL_NO_TYPE_VERSION;
+    }
+    *version_field = version;
+    return PA_FAIL_NONE;
+}
+
 static void
 specialize_binary_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
 {
@@ -810,6 +891,14 @@ specialize_binary_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
     }
     if (tp == &PyDict_Type) {
         success(instr, PA_BINARY_SUBSCR_DICT);
+        return;
+    }
+    if (is_array_type(tp)) {
+        kind = array_item_site(tp, sub, &cache->type_version);
+        if (kind != PA_FAIL_NONE) {
+            goto fail;
+        }
+        success(instr, PA_BINARY_SUBSCR_ARRAY_INT);
         return;
     }
     if (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) {
@@ -842,6 +931,7 @@ fail:
 static void
 specialize_store_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
 {
+    pa_cache_store_subscr *cache = (pa_cache_store_subscr *)(instr + 1);
     PyTypeObject *tp = Py_TYPE(container);
     int kind;
     if (tp == &PyList_Type) {
@@ -854,6 +944,14 @@ specialize_store_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
     }
     if (tp == &PyDict_Type) {
         success(instr, PA_STORE_SUBSCR_DICT);
+        return;
+    }
+    if (is_array_type(tp)) {
+        kind = array_item_site(tp, sub, &cache->type_version);
+        if (kind != PA_FAIL_NONE) {
+            goto fail;
+        }
+        success(instr, PA_STORE_SUBSCR_ARRAY_INT);
         return;
     }
     kind = PA_FAIL_CONTAINER;
@@ -927,9 +1025,14 @@ specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwname
             goto fail;
         }
         cache->func_version = fv;
+        if (nargs == co->co_argcount) {
+            /* no further functions yet (see pa_caches.h) */
+            cache->min_args = cache->init_lo = cache->init_hi = fv;
+            success(instr, PA_CALL_PY_EXACT_ARGS);
+            return;
+        }
         cache->min_args = (uint32_t)min_args;
-        success(instr, nargs == co->co_argcount ? PA_CALL_PY_EXACT_ARGS
-                                                : PA_CALL_PY_WITH_DEFAULTS);
+        success(instr, PA_CALL_PY_WITH_DEFAULTS);
         return;
     }
     if (PyType_Check(callable)) {
@@ -1046,6 +1149,32 @@ specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwname
     kind = PA_FAIL_CALLABLE;
 fail:
     failure(instr, kind);
+}
+
+int
+pa_add_call_py_function(PyObject *callable, uint32_t *instr, int nargs)
+{
+    pa_cache_call *cache = (pa_cache_call *)(instr + 1);
+    uint32_t first = cache->func_version;
+    uint32_t *slot = cache->min_args == first ? &cache->min_args
+                     : cache->init_lo == first ? &cache->init_lo
+                     : cache->init_hi == first ? &cache->init_hi : NULL;
+    if (slot == NULL || Py_TYPE(callable) != &PyFunction_Type) {
+        return 0;                       /* all four slots taken, or not a function */
+    }
+    /* the same decision, with the same checks, as a first specialization, on a scratch
+     * copy of the instruction in its adaptive form (the counter's backoff kept) */
+    uint32_t scratch[1 + PA_CACHE_UNITS(pa_cache_call)] = {0};
+    scratch[0] = instr[0];
+    PA_SET_OPCODE(&scratch[0], PA_CALL_ADAPTIVE);
+    PA_SITE_COUNTER(scratch) = PA_COUNTER_ONLY_BACKOFF(PA_SITE_COUNTER(instr));
+    specialize_call(callable, scratch, nargs, NULL, 0);
+    uint32_t version = ((pa_cache_call *)(scratch + 1))->func_version;
+    if (PA_OPCODE(scratch[0]) != PA_CALL_PY_EXACT_ARGS || version == 0) {
+        return 0;
+    }
+    *slot = version;
+    return 1;
 }
 
 static void

@@ -99,9 +99,8 @@ def _last_failed(seen):
 def _operator_advice(operator, failure, types):
     a, b = (types + ["?", "?"])[:2]
     if failure == "operands of different types":
-        if {a, b} == _NUMBERS:
-            return ("operands %s and %s: make both floats (write 1.0 for a literal, or "
-                    "float(x) where the int comes from)" % (a, b))
+        # int and float mixed specialize for + - * / and comparisons (the NUMERIC forms);
+        # // % ** and the bitwise operators have no form for them, floats alike or not
         if "bool" in (a, b) and {a, b} <= {"bool", "int"}:
             return "operands %s and %s: make both ints (int(flag))" % (a, b)
         return None      # list * int, str % tuple, ...: no specialized form to reach
@@ -110,8 +109,6 @@ def _operator_advice(operator, failure, types):
         if op == "**" and a in _NUMBERS:
             return ("** does not specialize: for a small constant power write the product "
                     "(x * x for x ** 2)")
-        if op == "/" and a == "int":
-            return "int / int does not specialize: make the operands floats"
         if op in ("<", ">", "<=", ">=") and a == "str":
             return None     # only == and != on str specialize; nothing better to write
     return None
@@ -151,9 +148,6 @@ def explain(family, operator, failure, seen, deopts=0, *, specialized=False):
     kind = last.get("kind")
     if family in ("BINARY_OP", "COMPARE_OP"):
         advice = _operator_advice(operator or "", failure, types)
-        if family == "COMPARE_OP" and advice and "make both floats" in advice:
-            advice = ("comparing %s with %s: compare floats with floats (write 0.0, not 0)"
-                      % tuple(types[:2]))
         return saw, advice
     owner = types[0] if types else "the object"
     if family in _ATTRIBUTE_FAMILIES:

@@ -209,11 +209,14 @@ _MISSING = object()
 # The specialized forms whose cache holds a borrowed object pointer as a (lo, hi) pair: the
 # pair's name, and the class attribute it was read from (None: the instruction's co_names
 # entry).  LOAD_ATTR_INSTANCE_VALUE reuses descr_lo/descr_hi, like STORE_ATTR_INSTANCE_VALUE
-# its version_2/version_3, as two more type versions (_EXTRA_VERSIONS): not pointers.
+# its version_2/version_3, as two more type versions, and CALL_PY_EXACT_ARGS min_args/init_lo/
+# init_hi as three more function versions (_EXTRA_VERSIONS: the field a free slot repeats,
+# what the versions are of, the extra fields): not pointers.
 _POINTER_FORMS = {
     "LOAD_ATTR_CLASS": ("descr", None),
     "LOAD_ATTR_PROPERTY": ("descr", None),
     "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN": ("descr", "__getattribute__"),
+    "LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES": ("descr", None),
     "LOAD_METHOD_WITH_VALUES": ("descr", None),
     "LOAD_METHOD_NO_DICT": ("descr", None),
     "LOAD_METHOD_LAZY_DICT": ("descr", None),
@@ -221,8 +224,9 @@ _POINTER_FORMS = {
     "CALL_PY_CLASS": ("init", "__init__"),
 }
 _EXTRA_VERSIONS = {
-    "LOAD_ATTR_INSTANCE_VALUE": ("descr_lo", "descr_hi"),
-    "STORE_ATTR_INSTANCE_VALUE": ("version_2", "version_3"),
+    "LOAD_ATTR_INSTANCE_VALUE": ("type_version", "type", ("descr_lo", "descr_hi")),
+    "STORE_ATTR_INSTANCE_VALUE": ("type_version", "type", ("version_2", "version_3")),
+    "CALL_PY_EXACT_ARGS": ("func_version", "function", ("min_args", "init_lo", "init_hi")),
 }
 
 
@@ -283,7 +287,7 @@ def _cache_lines(code, ins, objects):
     pointer; the extra type versions of _EXTRA_VERSIONS as such."""
     fields = dict(ins.caches)
     pointer = _POINTER_FORMS.get(ins.opname)
-    extra = _EXTRA_VERSIONS.get(ins.opname, ())
+    first, what, extra = _EXTRA_VERSIONS.get(ins.opname, (None, None, ()))
     out = []
     k = 0
     while k < len(ins.caches):
@@ -298,9 +302,9 @@ def _cache_lines(code, ins, objects):
             if _word.failure_kind(value):
                 detail += ", last failure: %s" % _FAIL_NAMES[_word.failure_kind(value)]
         elif field in extra:
-            detail = "type version %d" % (extra.index(field) + 2)
-            if value == fields["type_version"]:
-                detail += ", free: repeats type_version"
+            detail = "%s version %d" % (what, extra.index(field) + 2)
+            if value == fields[first]:
+                detail += ", free: repeats %s" % first
         elif field.endswith("_lo") and field[:-3] + "_hi" in fields:
             stem = field[:-3]
             address = fields[stem + "_hi"] << 32 | value

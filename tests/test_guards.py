@@ -222,6 +222,60 @@ def la_class_attr_of_mutable_class(n):
                 lambda: setattr(V, "__get__", lambda self, obj, tp: "got"))
 
 
+def la_nondescr_class_attr_changes(n):
+    # a plain class attribute read through an instance: reassigned or deleted on the class
+    # or a base, replaced by a property (type version)
+    class Base:
+        k = 5
+    C = fresh_class(Base)
+    o = C()
+    out = loop(n, lambda: o.k, lambda: setattr(Base, "k", 6))
+    out += loop(n, lambda: o.k, lambda: setattr(C, "k", "own"))
+    out += loop(n, lambda: o.k, lambda: setattr(C, "k", property(lambda self: "prop")))
+    out += loop(n, lambda: o.k, lambda: delattr(C, "k"))
+    out += loop(n, lambda: o.k, lambda: delattr(Base, "k"))
+    return out
+
+
+def la_nondescr_shadowed_by_instance(n):
+    # the instance (its inline values), another instance (the shared keys version) or a
+    # materialized __dict__ gains the name: the instance's value wins
+    class C:
+        k = "class"
+    o, p, q = C(), C(), C()
+    out = loop(n, lambda: (o.k, p.k), lambda: setattr(p, "k", "p's"))
+    out += loop(n, lambda: (o.k, q.k), lambda: q.__dict__.__setitem__("k", "q's"))
+    out += loop(n, lambda: o.k, lambda: setattr(o, "k", "o's"))
+    return out
+
+
+def la_nondescr_dict_and_class_changes(n):
+    class C:
+        k = 1.5
+        def __init__(self):
+            self.a = 1
+    class D:
+        k = "D"
+    o = C()
+    out = loop(n, lambda: o.k, lambda: o.__dict__)          # materialized: generic path
+    o2 = C()
+    out += loop(n, lambda: o2.k, lambda: setattr(o2, "__class__", D))
+    o3 = C()
+    out += loop(n, lambda: o3.k,
+                lambda: setattr(C, "__getattribute__", lambda self, name: "ga " + name))
+    return out
+
+
+def la_nondescr_of_mutable_class(n):
+    class V:
+        pass
+    class C:
+        k = V()
+    o = C()
+    return loop(n, lambda: type(o.k).__name__,
+                lambda: setattr(V, "__get__", lambda self, obj, tp: "got"))
+
+
 def la_property_getter_code_replaced(n):
     class C:
         @property
@@ -557,6 +611,49 @@ def bo_float_subclass_and_edges(n):
     return phases(n // 4, vals, op)
 
 
+def bo_numeric_mixed(n):
+    # int and float mixed (and int / int): bool, subclasses, big ints, division by zero,
+    # NaN and other types take the generic path
+    class I(int):
+        def __add__(self, other):
+            return "I.__add__"
+        def __rsub__(self, other):
+            return "I.__rsub__"
+    class F(float):
+        def __mul__(self, other):
+            return "F.__mul__"
+    vals = [(1.5, 2), (2, 1.5), (3, 4), (7, 2), (1.0, 0), (5, 0), (0, -0.0), (2 ** 40, 1.5),
+            (1.5, -(2 ** 31)), (True, 1.5), (1.5, False), (I(2), 1.5), (1.5, I(3)), (F(1.5), 2),
+            (float("nan"), 3), (-7, float("inf")), (2 ** 29, 1e300), ("a", 1), (2, "a"),
+            (2 ** 30 - 1, 2 ** 30 - 1)]
+    def op(a, b):
+        def inplace():
+            x = a
+            x += b
+            x -= b
+            return x
+        return (outcome(lambda: a + b), outcome(lambda: a - b), outcome(lambda: a * b),
+                outcome(lambda: a / b), outcome(inplace))
+    return phases(n // 2, vals, op)
+
+
+def co_numeric_mixed(n):
+    class I(int):
+        def __lt__(self, other):
+            return "I.__lt__"
+    vals = [(1.5, 2), (2, 1.5), (3, 3.0), (float("nan"), 1), (1, float("inf")),
+            (-(2 ** 29), -0.5), (2 ** 53 + 1, float(2 ** 53)), (2 ** 40, 1.0), (True, 0.5),
+            (I(1), 2.5), (0.5, I(1)), ("a", 1), (1.5, None)]
+    def op(a, b):
+        def jump():
+            if a < b:
+                return "lt"
+            return "not lt"
+        return (outcome(lambda: (a < b, a <= b, a == b, a != b, a > b, a >= b)),
+                outcome(jump))
+    return phases(n // 2, vals, op)
+
+
 def bo_str_subclass(n):
     class S(str):
         def __add__(self, other):
@@ -673,6 +770,52 @@ def ss_containers(n):
     return phases(n // 2, vals, op), log
 
 
+def bs_array(n):
+    import array
+    class A(array.array):
+        def __getitem__(self, i):
+            return "A[%r]" % (i,)
+    class Index:
+        def __index__(self):
+            return 1
+    d = array.array("d", [0.5, 1.5, 2.5])
+    vals = [(d, array.array("i", [1, 2, 3]), 1), (d, array.array("b", [-1, 2, 3]), 2),
+            (A("d", [1.0, 2.0]), array.array("u", "abc"), 1),
+            (d, array.array("q", [2 ** 40, 1]), -1), (d, array.array("i", [1]), 3),
+            (d, array.array("L", [1, 2]), 2 ** 40), (d, array.array("f", [0.25, 1]), True),
+            (d, array.array("d"), Index()), (d, array.array("H", [7]), 1.0),
+            (d, array.array("B", [1, 2, 3]), slice(0, 2)), ([1, 2], (1, 2), 0)]
+    def op(a, b, i):
+        return (outcome(lambda: a[i]), outcome(lambda: b[i]))
+    return phases(n // 2, vals, op)
+
+
+def ss_array(n):
+    import array
+    log = []
+    class A(array.array):
+        def __setitem__(self, i, v):
+            log.append(("A", i, v))
+    class F(float):
+        pass
+    class Index:
+        def __index__(self):
+            return 7
+    def fresh(code, size=3):
+        return array.array(code, [0] * size)
+    vals = [("d", 1, 0.5), ("d", 1, 2), ("d", 2, F(1.25)), ("d", 1, "x"), ("i", 1, 3),
+            ("i", 1, 1.5), ("b", 0, 300), ("i", 1, Index()), ("d", 3, 1.0), ("d", -1, 1.0),
+            ("d", 2 ** 40, 1.0), ("u", 1, "z"), ("Q", 0, -1), ("A", 1, 1.0), ("d", True, 7.0),
+            ("list", 1, 1.0)]
+    def op(code, i, v):
+        def store():
+            a = A("d", [0.0, 0.0]) if code == "A" else [0, 0] if code == "list" else fresh(code)
+            a[i] = v
+            return a.tolist() if hasattr(a, "tolist") else list(a)
+        return outcome(store)
+    return phases(n // 2, vals, op), log
+
+
 def us_sequences(n):
     class T(tuple):
         def __iter__(self):
@@ -731,6 +874,38 @@ def call_py_callable_replaced(n):
     out = [o if not isinstance(o, K) else ("K", o.a) for o in out]
     out += loop(n, lambda: table["f"](1), lambda: table.__setitem__("f", abs))
     out += loop(n, lambda: table["f"](1), lambda: table.__setitem__("f", lambda *a: a))
+    return out
+
+
+def call_py_polymorphic(n):
+    # one call site, the methods of several classes: up to four function versions; a fifth
+    # function, one whose code or defaults change (its version), one of another shape, a
+    # generator function and a builtin take the generic path
+    def make(tag):
+        class C:
+            def m(self, x):
+                return (self.tag, x)
+        C.tag = tag
+        return C()
+    objs = [make(t) for t in "abcd"]
+    fifth = make("e")
+    def gen(self, x):
+        yield x
+    def two(self, x, y=2):
+        return ("two", x, y)
+    def other(self, x):
+        return ("other code", x)
+    state = [4]
+    def op():
+        return [o.m(i) for i, o in enumerate(objs[:state[0]])]
+    def call():
+        r = op()
+        return [list(v) if hasattr(v, "__next__") else v for v in r]
+    out = loop(n, call, lambda: objs.append(fifth) or state.__setitem__(0, 5))
+    out += loop(n, call, lambda: setattr(type(objs[1]).m, "__code__", other.__code__))
+    out += loop(n, call, lambda: setattr(type(objs[2]), "m", two))
+    out += loop(n, call, lambda: setattr(type(objs[3]), "m", gen))
+    out += loop(n, call, lambda: setattr(type(objs[0]), "m", staticmethod(abs)))
     return out
 
 
@@ -935,6 +1110,10 @@ GUARDS = {
     la_class_attr_reassigned_deleted: ["LOAD_ATTR_CLASS"],
     la_class_bases_assigned: ["LOAD_ATTR_CLASS"],
     la_class_attr_of_mutable_class: [],
+    la_nondescr_class_attr_changes: ["LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES"],
+    la_nondescr_shadowed_by_instance: ["LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES"],
+    la_nondescr_dict_and_class_changes: ["LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES"],
+    la_nondescr_of_mutable_class: [],
     la_property_getter_code_replaced: ["LOAD_ATTR_PROPERTY"],
     la_property_replaced: ["LOAD_ATTR_PROPERTY"],
     la_property_reinit: ["LOAD_ATTR_PROPERTY"],
@@ -967,6 +1146,8 @@ GUARDS = {
     bo_int_edges: ["BINARY_OP_ADD_INT", "BINARY_OP_FLOORDIV_MOD_INT"],
     bo_float_subclass_and_edges: ["BINARY_OP_ADD_FLOAT", "BINARY_OP_SUBTRACT_FLOAT",
                                   "BINARY_OP_MULTIPLY_FLOAT", "BINARY_OP_TRUE_DIVIDE_FLOAT"],
+    bo_numeric_mixed: ["BINARY_OP_NUMERIC"],
+    co_numeric_mixed: ["COMPARE_OP_NUMERIC", "COMPARE_OP_NUMERIC_JUMP"],
     bo_str_subclass: ["BINARY_OP_ADD_UNICODE"],
     bo_inplace_unicode_aliased: ["BINARY_OP_INPLACE_ADD_UNICODE"],
     co_subclasses_and_edges: ["COMPARE_OP_INT", "COMPARE_OP_FLOAT", "COMPARE_OP_STR",
@@ -976,9 +1157,12 @@ GUARDS = {
     bs_getitem_guards: ["BINARY_SUBSCR_GETITEM"],
     bs_getitem_class_assigned: ["BINARY_SUBSCR_GETITEM"],
     ss_containers: ["STORE_SUBSCR_LIST_INT", "STORE_SUBSCR_DICT"],
+    bs_array: ["BINARY_SUBSCR_ARRAY_INT"],
+    ss_array: ["STORE_SUBSCR_ARRAY_INT"],
     us_sequences: ["UNPACK_SEQUENCE_TWO_TUPLE", "UNPACK_SEQUENCE_TUPLE", "UNPACK_SEQUENCE_LIST"],
     call_py_code_and_defaults: ["CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS"],
     call_py_callable_replaced: ["CALL_PY_EXACT_ARGS"],
+    call_py_polymorphic: ["CALL_PY_EXACT_ARGS"],
     call_py_class_guards: ["CALL_PY_CLASS"],
     call_py_class_init_code_replaced: ["CALL_PY_CLASS"],
     call_py_class_abstract: ["CALL_PY_CLASS"],
@@ -1168,6 +1352,7 @@ MUTABLE_CLASS = "class attribute of a mutable class (could gain __get__/__set__)
 
 
 @pytest.mark.parametrize("func,family", [(la_class_attr_of_mutable_class, "LOAD_ATTR"),
+                                         (la_nondescr_of_mutable_class, "LOAD_ATTR"),
                                          (lm_class_attr_of_mutable_class, "LOAD_METHOD"),
                                          (sa_values_class_attr_gains_set, "STORE_ATTR")],
                          ids=lambda x: getattr(x, "__name__", x))

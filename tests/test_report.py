@@ -632,7 +632,7 @@ class Body:
         self.vx = vx
 
     def step(self, dt):
-        self.x = self.x + self.vx * dt
+        self.x = self.x + self.vx ** 2 * dt
 
 
 def double(xs):
@@ -689,22 +689,22 @@ def stats_site(stats, expression, instruction):
 
 def test_sites_to_fix_say_what_was_seen_and_what_to_change(fix_report):
     _, page, stats = fix_report
-    # pyadapt's own statistics: the multiplication failed on an int and a float, the
+    # pyadapt's own statistics: the power failed (no specialized form of **), the
     # addition in double() deoptimized more than once, seeing floats and ints
-    mul = stats_site(stats, "self.vx * dt", "BINARY_OP")
-    assert mul["kind"] == "adaptive" and mul["failure"] == "operands of different types"
-    assert mul["seen"][0]["types"] == ["int", "float"]
+    mul = stats_site(stats, "self.vx ** 2", "BINARY_OP")
+    assert mul["kind"] == "adaptive" and mul["failure"] == "operator not specialized"
+    assert mul["seen"][0]["types"] == ["int", "int"]
     add = stats_site(stats, "x + x", "BINARY_OP")
     assert add["deopts"] >= 2 and add["failure"] is None, add
     assert {tuple(e["types"]) for e in add["seen"]} == {("float", "float"), ("int", "int")}
 
     rows = {row["cells"][0]: row for row in page.fixes}
-    mul_row = rows[f"line {fix_line('self.vx * dt')}:{mul['column']}"]
+    mul_row = rows[f"line {fix_line('self.vx ** 2')}:{mul['column']}"]
     where, function, instruction, what, saw, advice = mul_row["cells"]
     assert (function, instruction) == ("Body.step", "BINARY_OP")
-    assert what == "specialization failed: operands of different types"
-    assert saw.startswith("int and float: operands of different types")
-    assert advice.startswith("operands int and float: make both floats")
+    assert what == "specialization failed: operator not specialized"
+    assert saw.startswith("int and int: operator not specialized")
+    assert advice.startswith("** does not specialize")
     assert "f-failed" in mul_row["classes"]
 
     add_row = rows[f"line {fix_line('t = x + x')}:{add['column']}"]
@@ -773,20 +773,20 @@ def test_report_only_limits_the_pages(tmp_path):
 
 
 def test_command_programs_get_a_page(tmp_path):
-    code = "t = 0.0\nfor i in range(50):\n    t = t + i * 0.5\nprint(t)"
+    code = "t = 0.0\nfor i in range(50):\n    t = t + i ** 2\nprint(t)"
     proc = run_pyadapt(["--report", "rep", "--stats-json", "stats.json", "-c", code], tmp_path)
-    assert proc.returncode == 0 and proc.stdout == "612.5\n", describe(proc)
-    # pyadapt's own record of the site: i * 0.5 failed on an int and a float
+    assert proc.returncode == 0 and proc.stdout == "40425.0\n", describe(proc)
+    # pyadapt's own record of the site: i ** 2 failed (no specialized form of **)
     stats = json.loads((tmp_path / "stats.json").read_text())
     (record,) = [r for r in stats["sites"] if r["file"] == "<string>" and r["line"] == 3
                  and r["column"] == 12 and r["instruction"] == "BINARY_OP"]
-    assert record["failure"] == "operands of different types", record
+    assert record["failure"] == "operator not specialized", record
     page = read_page(page_of(tmp_path / "rep", "_string_"))
     assert page.lines == code.splitlines()
     assert "&lt;string&gt; (the -c program)" in (tmp_path / "rep" / "index.html").read_text()
     (mul,) = [s for s in page.spans if s["title"].startswith("BINARY_OP_ADAPTIVE")
-              and "line 3, columns 12-19" in s["title"]]
-    assert page.status(mul) == "failed" and "make both floats" in mul["title"]
+              and "line 3, columns 12-18" in s["title"]]
+    assert page.status(mul) == "failed" and "write the product" in mul["title"]
 
 
 def test_fix_links_and_details_in_chromium(fix_report, tmp_path):

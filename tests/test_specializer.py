@@ -217,6 +217,17 @@ def f_binary_float(n):
     return t
 
 
+def f_numeric_mixed(n):
+    t, k, hits = 0.0, 0, 0
+    for i in range(n):
+        t = t + i * 0.5 - 1          # float + int, int * float, float - int
+        k = k + i / 4                # int / int, then int + float
+        if t > i:                    # float > int, fused with its jump
+            hits += 1
+        below = k < 3
+    return t, k, hits, below
+
+
 def f_binary_str(n):
     s = ""
     for _ in range(n):
@@ -271,6 +282,25 @@ def f_store_subscr(n):
         lst[1] = i
         d[i % 3] = i
     return lst, d
+
+
+def f_load_attr_nondescriptor(n):
+    o = Plain(1)
+    t = 0
+    for _ in range(n):
+        t += o.cls_attr
+    return t
+
+
+def f_array_subscr(n):
+    import array
+    d, ints = array.array("d", [0.5] * 4), array.array("i", range(4))
+    t = 0.0
+    for i in range(n):
+        d[i % 4] = d[(i + 1) % 4] * 1.5 + ints[i % 4]
+        ints[i % 4] = i
+        t += d[i % 4]
+    return t, d.tolist(), ints.tolist()
 
 
 def f_unpack(n):
@@ -347,6 +377,7 @@ CASES = {
     f_load_attr_module: ["LOAD_ATTR_MODULE"],
     f_load_attr_class: ["LOAD_ATTR_CLASS"],
     f_load_attr_property: ["LOAD_ATTR_PROPERTY"],
+    f_load_attr_nondescriptor: ["LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES"],
     f_load_attr_getattribute: ["LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN"],
     f_load_method_with_values: ["LOAD_METHOD_WITH_VALUES"],
     f_load_method_no_dict: ["LOAD_METHOD_NO_DICT"],
@@ -361,6 +392,7 @@ CASES = {
     f_binary_int: ["BINARY_OP_ADD_INT", "BINARY_OP_SUBTRACT_INT", "BINARY_OP_MULTIPLY_INT"],
     f_binary_float: ["BINARY_OP_ADD_FLOAT", "BINARY_OP_SUBTRACT_FLOAT",
                      "BINARY_OP_MULTIPLY_FLOAT", "BINARY_OP_TRUE_DIVIDE_FLOAT"],
+    f_numeric_mixed: ["BINARY_OP_NUMERIC", "COMPARE_OP_NUMERIC", "COMPARE_OP_NUMERIC_JUMP"],
     f_binary_str: ["BINARY_OP_INPLACE_ADD_UNICODE"],
     f_binary_int_bitwise: ["BINARY_OP_INT_BITWISE"],
     f_binary_floordiv_mod: ["BINARY_OP_FLOORDIV_MOD_INT"],
@@ -369,6 +401,7 @@ CASES = {
     f_subscr: ["BINARY_SUBSCR_LIST_INT", "BINARY_SUBSCR_TUPLE_INT", "BINARY_SUBSCR_DICT",
                "BINARY_SUBSCR_GETITEM"],
     f_store_subscr: ["STORE_SUBSCR_LIST_INT", "STORE_SUBSCR_DICT"],
+    f_array_subscr: ["BINARY_SUBSCR_ARRAY_INT", "STORE_SUBSCR_ARRAY_INT"],
     f_unpack: ["UNPACK_SEQUENCE_TWO_TUPLE", "UNPACK_SEQUENCE_TUPLE", "UNPACK_SEQUENCE_LIST"],
     f_calls_python: ["CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS", "CALL_PY_CLASS"],
     f_calls_builtin: ["CALL_TYPE_1", "CALL_STR_1", "CALL_TUPLE_1", "CALL_LEN", "CALL_ISINSTANCE",
@@ -909,3 +942,49 @@ def test_polymorphic_instance_values_guards(func):
     assert pyadapt.run(func, 120) == func(120)
     s = pyadapt.stats()["specialized"]["LOAD_ATTR_INSTANCE_VALUE"]
     assert s["hits"] > 0 and s["misses"] > 0, s
+
+
+class PolyDisc:
+    def __init__(self, r):
+        self.r = r
+
+    def area(self):
+        return 3 * self.r * self.r
+
+
+class PolyBox:
+    def __init__(self, side):
+        self.side = side
+
+    def area(self):
+        return self.side * self.side
+
+
+class PolyStrip:
+    def __init__(self, w):
+        self.w = w
+
+    def area(self):
+        return self.w
+
+
+class PolyDot:
+    def area(self):
+        return 0
+
+
+def poly_calls(n):
+    shapes = [PolyDisc(1), PolyBox(2), PolyStrip(3), PolyDot()]
+    t = 0
+    for i in range(n):
+        t += shapes[i % 4].area()
+    return t
+
+
+def test_polymorphic_call_holds_four_functions():
+    names = specialize(poly_calls, 40)
+    assert "CALL_PY_EXACT_ARGS" in names
+    pyadapt.reset_stats()
+    assert pyadapt.run(poly_calls, 400) == poly_calls(400)
+    s = pyadapt.stats()["specialized"]["CALL_PY_EXACT_ARGS"]
+    assert s["hits"] >= 400 and s["misses"] == 0, s
