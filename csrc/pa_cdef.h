@@ -190,6 +190,10 @@ typedef struct {
     uint32_t compile_after;  /* whole-process mode (enable()): frames of a code object the hook
                                 leaves to CPython's loop before compiling it; 0: compile at the
                                 first.  Not applied inside run() or to @jit code. */
+    uint32_t record_misses;  /* 1: each miss of a specialized form records the operands'
+                                types in its site record (what --stats-json and the report
+                                show); set by the launcher for --stats, --stats-json and
+                                --report, off otherwise (a miss-heavy site pays for it) */
 } pa_config_t;
 extern pa_config_t pa_config;
 

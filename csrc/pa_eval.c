@@ -4537,6 +4537,7 @@ miss: {
         pa_op_stats[op].misses++;
         uint32_t *counter = &PA_SITE_COUNTER(this_instr);
         int family = pa_family_of[op];
+        pa_site_missed(this_instr, stack_pointer, family, oparg);     /* what came instead */
         if (PA_COUNTER_VALUE(*counter) <= 1) {
             /* back to adaptive; a site that keeps deopting (polymorphic) waits longer each
              * time before it specializes again: 31, 63, 127, ... executions */

@@ -139,6 +139,9 @@ pa_site_attempt(const uint32_t *instr)
     return r;
 }
 
+static void note(pa_site_record *r, const char *type0, const char *type1,
+                 const char *detail, int32_t outcome);
+
 void
 pa_site_saw(pa_site_record *r, const uint32_t *instr, const char *type0, const char *type1,
             const char *detail)
@@ -157,6 +160,51 @@ pa_site_saw(pa_site_record *r, const uint32_t *instr, const char *type0, const c
     int op = PA_OPCODE(instr[0]);
     int32_t outcome = (pa_opinfo_table[op].flags & PA_F_ADAPTIVE)
                       ? -(int32_t)PA_COUNTER_KIND(PA_SITE_COUNTER(instr)) : op;
+    note(r, type0, type1, detail, outcome);
+}
+
+const char *const PA_SEEN_MISSED = "missed its guards";
+
+void
+pa_site_missed(const uint32_t *instr, PyObject *const *stack_pointer, int family, int oparg)
+{
+    if (!pa_config.record_misses) {
+        return;
+    }
+    /* the operands as the instruction found them: a guard fails before any is consumed */
+    PyObject *a, *b = NULL;
+    switch (family) {
+    case PA_BINARY_OP: case PA_COMPARE_OP: case PA_BINARY_SUBSCR: case PA_STORE_SUBSCR:
+        a = stack_pointer[-2];
+        b = stack_pointer[-1];
+        break;
+    case PA_LOAD_ATTR: case PA_LOAD_METHOD: case PA_STORE_ATTR: case PA_FOR_ITER:
+    case PA_UNPACK_SEQUENCE:
+        a = stack_pointer[-1];
+        break;
+    case PA_SEND:
+        a = stack_pointer[-2];
+        break;
+    case PA_CALL: {
+        PyObject *const *base = stack_pointer - oparg - 2;
+        a = base[0] != NULL ? base[0] : base[1];
+        break;
+    }
+    default:
+        return;             /* LOAD_GLOBAL: its guards are about dicts, not operands */
+    }
+    pa_unit *u = unit_of(instr);
+    pa_site_record *r = u != NULL ? record_for(u, (int32_t)(instr - u->code)) : NULL;
+    if (r != NULL) {
+        note(r, pa_type_name(Py_TYPE(a)), b != NULL ? pa_type_name(Py_TYPE(b)) : NULL,
+             PA_SEEN_MISSED, PA_OPCODE(instr[0]));
+    }
+}
+
+static void
+note(pa_site_record *r, const char *type0, const char *type1, const char *detail,
+     int32_t outcome)
+{
     for (uint32_t i = 0; i < r->nseen; i++) {
         pa_site_seen *s = &r->seen[i];
         /* interned names and static details: equal strings are the same pointer */

@@ -591,6 +591,8 @@ def main(argv=None):
         return
     _children(opts)
     if _outputs(opts):
+        # what came at the misses of specialized sites, for the site records these show
+        pyadapt._lib.pa_config.record_misses = 1
         _at_exit_outputs(opts)
     if kind is None or target == "-" and kind == "script":
         _program.update(kind="stdin", target="-", args=list(args))   # or "interactive"

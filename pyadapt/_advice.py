@@ -10,6 +10,7 @@ The report's hover, its "sites to fix" and ``--stats-json`` use it.
 __all__ = ["explain", "describe_seen"]
 
 _NUMBERS = {"int", "float"}
+MISSED = "missed its guards"        # the kind of an observation made at a miss (_sites)
 _ARITHMETIC = {"+", "-", "*", "/", "+=", "-=", "*=", "/="}
 
 
@@ -21,6 +22,11 @@ def describe_seen(family, seen):
     """One line per distinct observation: "int and float: operands of different types (9)"."""
     out = []
     for e in seen:
+        if e["kind"] == MISSED:
+            # at a miss: the operands (or the owner, or the callable) that failed the guards
+            out.append("%s: missed the guards of %s%s" % (
+                _types(e), e["result"], " (%d times)" % e["count"] if e["count"] > 1 else ""))
+            continue
         what = _types(e) if family not in _ATTRIBUTE_FAMILIES else _attr_what(e)
         if family == "CALL":
             what = _call_what(e)
@@ -91,7 +97,7 @@ def _distinct(seen):
 
 def _last_failed(seen):
     for e in reversed(seen):
-        if not e["specialized"]:
+        if not e["specialized"] and e["kind"] != MISSED:
             return e
     return None
 
@@ -120,12 +126,25 @@ def explain(family, operator, failure, seen, deopts=0, *, specialized=False):
     (BINARY_OP, COMPARE_OP), ``specialized`` whether it is specialized now (and missing)."""
     lines = describe_seen(family, seen)
     saw = "; ".join(lines) if lines else None
-    kinds = {tuple(e["types"]) for e in seen}
+    kinds = {tuple(e["types"]) for e in seen if e["kind"] != MISSED}
     if specialized:
         now = [e for e in seen if e["specialized"]]
         if not now:
             return saw, None
         last = now[-1]
+        missed = [e for e in seen if e["kind"] == MISSED]
+        if missed:
+            most = max(missed, key=lambda e: e["count"])
+            had, came = _combo(last["types"]), _combo(most["types"])
+            often = "%s (%d times)" % (came, most["count"])
+            if family in ("BINARY_OP", "COMPARE_OP") and had == "float" and "int" in came:
+                return saw, ("specialized for float, then %s came: make them floats (start a "
+                             "sum at 0.0, not 0)" % often)
+            if family in _ATTRIBUTE_FAMILIES or family == "CALL":
+                return saw, ("specialized for %s, then %s came: keep one class here, or "
+                             "split the code by class" % (had, often))
+            return saw, ("specialized for %s, then %s came: keep one type here, or split "
+                         "the code by type" % (had, often))
         if family in ("BINARY_OP", "COMPARE_OP") and set(last["types"]) == {"float"}:
             return saw, ("specialized for floats, then its guards failed: if ints come here "
                          "too, make them floats (start a sum at 0.0, not 0)")

@@ -77,15 +77,23 @@ def seen_at(code):
         for k in range(r.nseen):
             e = r.seen[k]
             types = [t for t in (_text(e.types[0]), _text(e.types[1])) if t is not None]
-            if e.outcome >= 0:
+            kind = _text(e.detail)
+            if kind == MISSED:
+                # a miss of the specialized form `result`: these operands failed its guards
+                result, specialized = OPNAMES[e.outcome], False
+            elif e.outcome >= 0:
                 result, specialized = OPNAMES[e.outcome], True
             else:
                 result, specialized = _FAIL_NAMES[-e.outcome], False
-            seen.append({"types": types, "kind": _text(e.detail), "result": result,
+            seen.append({"types": types, "kind": kind, "result": result,
                          "specialized": specialized, "count": e.count})
         out[r.index] = {"attempts": r.attempts, "deopts": r.deopts, "seen": seen,
                         "unseen": r.unseen}
     return out
+
+
+# the kind of an observation made at a miss of a specialized form (csrc/pa_sites.c)
+MISSED = "missed its guards"
 
 
 def deopt_pending(ins):

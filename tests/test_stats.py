@@ -141,9 +141,14 @@ def test_stats_json_describes_the_run_and_its_sites(tmp_path, warmup):
                               "result": "operator not specialized", "specialized": False,
                               "count": scale["attempts"]}]
     assert scale["advice"].startswith("** does not specialize: for a small constant power")
-    # specialized on ints, then floats came: the types it specialized for, and what to do
+    # specialized on ints, then floats came: the types it specialized for, the types that
+    # missed its guards (recorded at each miss), and what to do
     assert add["seen"][0]["types"] == ["int", "int"] and add["deopts"] == 0
-    assert add["advice"].startswith("specialized for ints, then its guards failed")
+    assert add["seen"][1:] == [{"types": ["float", "float"], "kind": "missed its guards",
+                                "result": "BINARY_OP_ADD_INT", "specialized": False,
+                                "count": 30}], add["seen"]
+    assert add["advice"] == ("specialized for int, then float (30 times) came: keep one type "
+                             "here, or split the code by type"), add["advice"]
     # the deopt is counted at the site (not yet followed by an attempt: from its counter)
     assert (sub["attempts"], sub["deopts"]) == (1, 1)
     assert sub["seen"][0]["result"] == "BINARY_OP_SUBTRACT_INT"
