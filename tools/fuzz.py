@@ -1198,6 +1198,23 @@ def signal_rounds(src, run, intervals, calls, shadowable, pyadapt_dir):
                 del pending[k]
                 break
 
+    def caught(e):
+        st["caught"] += 1
+        arrived(e)
+        tb, seen = e.__traceback__, False
+        while tb is not None:
+            seen = seen or tb.tb_frame is e.args[0]
+            tb = tb.tb_next
+        if not seen:
+            st["not_in_traceback"] += 1
+
+    def group_leaves(g):
+        for e in g.exceptions:
+            if isinstance(e, BaseExceptionGroup):
+                yield from group_leaves(e)
+            else:
+                yield e
+
     def settle():
         # the loop-point exceptions of this step that the harness did not catch
         for e in pending:
@@ -1238,15 +1255,17 @@ def signal_rounds(src, run, intervals, calls, shadowable, pyadapt_dir):
                         finally:
                             armed[0] = False
                     except SignalRaised as e:
-                        st["caught"] += 1
-                        arrived(e)
-                        tb, seen = e.__traceback__, False
-                        while tb is not None:
-                            seen = seen or tb.tb_frame is e.args[0]
-                            tb = tb.tb_next
-                        if not seen:
-                            st["not_in_traceback"] += 1
+                        caught(e)
                         del e
+                    except BaseExceptionGroup as g:
+                        # raised in an except* handler: it reaches the program in a group,
+                        # with what the handler did not take (natively too)
+                        got = [e for e in group_leaves(g) if isinstance(e, SignalRaised)]
+                        if not got:
+                            raise
+                        for e in got:
+                            caught(e)
+                        del g, got
                     except Exception:
                         pass
                     finally:
