@@ -29,17 +29,12 @@
 #  define PA_USE_COMPUTED_GOTOS 0
 #endif
 
-PyObject *pa_rt_prep_reraise_star, *pa_rt_exception_group_match;
-
 #define NAME_ERROR_MSG "name '%.200s' is not defined"
 #define UNBOUNDLOCAL_ERROR_MSG \
     "cannot access local variable '%s' where it is not associated with a value"
 #define UNBOUNDFREE_ERROR_MSG \
     "cannot access free variable '%s' where it is not associated with a value" \
     " in enclosing scope"
-#define CANNOT_CATCH_MSG \
-    "catching classes that do not inherit from BaseException is not allowed"
-
 /* ------------------------------------------------------------------------------------ */
 /* Helpers with the exact semantics (and messages) of CPython 3.11's ceval.c helpers,    */
 /* which libpython does not export.                                                      */
@@ -232,24 +227,6 @@ raise_error:
     Py_XDECREF(value);
     Py_XDECREF(type);
     Py_XDECREF(cause);
-    return 0;
-}
-
-static int
-check_except_type_valid(PyThreadState *tstate, PyObject *right)
-{
-    if (PyTuple_Check(right)) {
-        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(right); i++) {
-            if (!PyExceptionClass_Check(PyTuple_GET_ITEM(right, i))) {
-                _PyErr_SetString(tstate, PyExc_TypeError, CANNOT_CATCH_MSG);
-                return -1;
-            }
-        }
-    }
-    else if (!PyExceptionClass_Check(right)) {
-        _PyErr_SetString(tstate, PyExc_TypeError, CANNOT_CATCH_MSG);
-        return -1;
-    }
     return 0;
 }
 
@@ -590,26 +567,6 @@ import_all_from(PyThreadState *tstate, PyObject *locals, PyObject *v)
     }
     Py_DECREF(all);
     return err;
-}
-
-/* Call one of pyadapt._runtime's helpers.  They stand in for C code that CPython runs
- * inside its loop, so a failure must look as if it happened in the calling frame: the
- * helper's own traceback entries are dropped. */
-static PyObject *
-call_runtime_helper(PyObject *helper, PyObject *const *args, size_t nargs)
-{
-    PyObject *res = PyObject_Vectorcall(helper, args, nargs, NULL);
-    if (res == NULL) {
-        PyObject *type, *value, *tb;
-        PyErr_Fetch(&type, &value, &tb);
-        PyErr_NormalizeException(&type, &value, &tb);
-        Py_XDECREF(tb);
-        if (value != NULL) {
-            PyException_SetTraceback(value, Py_None);
-        }
-        PyErr_Restore(type, value, NULL);
-    }
-    return res;
 }
 
 static binaryfunc binary_ops[] = {
@@ -1715,7 +1672,7 @@ dispatch_switch:
     TARGET(CHECK_EXC_MATCH) {
         PyObject *right = POP();
         PyObject *left = TOP();
-        if (check_except_type_valid(tstate, right) < 0) {
+        if (pa_check_except_type_valid(right) < 0) {
             Py_DECREF(right);
             goto error;
         }
@@ -1727,17 +1684,17 @@ dispatch_switch:
 
     TARGET(CHECK_EG_MATCH) {
         PyObject *match_type = POP();
-        PyObject *exc_value = TOP();
-        PyObject *args[2] = {exc_value, match_type};
-        /* (match, rest): (None, ...) when nothing matches; validates match_type */
-        PyObject *pair = call_runtime_helper(pa_rt_exception_group_match, args, 2);
-        Py_DECREF(match_type);
-        if (pair == NULL) {
+        if (pa_check_except_star_type_valid(match_type) < 0) {
+            Py_DECREF(match_type);
             goto error;
         }
-        PyObject *match = Py_NewRef(PyTuple_GET_ITEM(pair, 0));
-        PyObject *rest = Py_NewRef(PyTuple_GET_ITEM(pair, 1));
-        Py_DECREF(pair);
+        PyObject *exc_value = TOP();
+        PyObject *match, *rest;
+        int err = pa_exception_group_match(exc_value, match_type, &match, &rest);
+        Py_DECREF(match_type);
+        if (err < 0) {
+            goto error;
+        }
         if (Py_IsNone(match)) {
             PUSH(match);
             Py_DECREF(rest);
@@ -1754,8 +1711,7 @@ dispatch_switch:
     TARGET(PREP_RERAISE_STAR) {
         PyObject *excs = POP();
         PyObject *orig = POP();
-        PyObject *args[2] = {orig, excs};
-        PyObject *val = call_runtime_helper(pa_rt_prep_reraise_star, args, 2);
+        PyObject *val = pa_prep_reraise_star(orig, excs);
         Py_DECREF(excs);
         Py_DECREF(orig);
         if (val == NULL) {

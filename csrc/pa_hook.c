@@ -464,19 +464,6 @@ mod_mark_jit(PyObject *self, PyObject *arg)
     return PyLong_FromVoidPtr(u);
 }
 
-static PyObject *
-mod_set_runtime(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    (void)self;
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "_set_runtime() takes 2 arguments");
-        return NULL;
-    }
-    Py_XSETREF(pa_rt_prep_reraise_star, Py_NewRef(args[0]));
-    Py_XSETREF(pa_rt_exception_group_match, Py_NewRef(args[1]));
-    Py_RETURN_NONE;
-}
-
 /* The match statement's look-ups (csrc/pa_match.c), for tests/test_runtime_helpers.py. */
 static PyObject *
 mod_match_class(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -502,6 +489,67 @@ mod_match_keys(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     return pa_match_keys(args[0], args[1]);
+}
+
+/* The except* machinery (csrc/pa_excgroup.c), for tests/test_runtime_helpers.py. */
+static PyObject *
+none_unless_error(int err)
+{
+    return err < 0 ? NULL : Py_NewRef(Py_None);
+}
+
+static PyObject *
+mod_check_except_type_valid(PyObject *self, PyObject *match_type)
+{
+    (void)self;
+    return none_unless_error(pa_check_except_type_valid(match_type));
+}
+
+static PyObject *
+mod_check_except_star_type_valid(PyObject *self, PyObject *match_type)
+{
+    (void)self;
+    return none_unless_error(pa_check_except_star_type_valid(match_type));
+}
+
+static PyObject *
+mod_exception_group_match(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 2 || !(Py_IsNone(args[0]) || PyExceptionInstance_Check(args[0]))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "_exception_group_match(exc: BaseException | None, match_type)");
+        return NULL;
+    }
+    if (pa_check_except_star_type_valid(args[1]) < 0) {
+        return NULL;
+    }
+    PyObject *match, *rest;
+    if (pa_exception_group_match(args[0], args[1], &match, &rest) < 0) {
+        return NULL;
+    }
+    PyObject *pair = PyTuple_Pack(2, match, rest);
+    Py_DECREF(match);
+    Py_DECREF(rest);
+    return pair;
+}
+
+static PyObject *
+mod_prep_reraise_star(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 2 || !PyExceptionInstance_Check(args[0]) || !PyList_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "_prep_reraise_star(orig: BaseException, excs: list)");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(args[1]); i++) {
+        PyObject *e = PyList_GET_ITEM(args[1], i);
+        if (!Py_IsNone(e) && !PyExceptionInstance_Check(e)) {
+            PyErr_SetString(PyExc_TypeError, "_prep_reraise_star: excs holds exceptions or None");
+            return NULL;
+        }
+    }
+    return pa_prep_reraise_star(args[0], args[1]);
 }
 
 static PyObject *
@@ -639,8 +687,14 @@ static PyMethodDef pa_module_methods[] = {
     {"_compile_unattached", mod_compile_unattached, METH_O,
      "compile a code object into a new unit not attached to it; its address"},
     {"mark_jit", mod_mark_jit, METH_O, "compile a code object and always run it under pyadapt"},
-    {"_set_runtime", (PyCFunction)(void (*)(void))mod_set_runtime, METH_FASTCALL,
-     "register the runtime helpers (pyadapt._runtime)"},
+    {"_check_except_type_valid", mod_check_except_type_valid, METH_O,
+     "_check_except_type_valid(match_type): CHECK_EXC_MATCH's type check"},
+    {"_check_except_star_type_valid", mod_check_except_star_type_valid, METH_O,
+     "_check_except_star_type_valid(match_type): CHECK_EG_MATCH's type check"},
+    {"_exception_group_match", (PyCFunction)(void (*)(void))mod_exception_group_match,
+     METH_FASTCALL, "_exception_group_match(exc, match_type): CHECK_EG_MATCH's (match, rest)"},
+    {"_prep_reraise_star", (PyCFunction)(void (*)(void))mod_prep_reraise_star, METH_FASTCALL,
+     "_prep_reraise_star(orig, excs): PREP_RERAISE_STAR's result"},
     {"_match_class", (PyCFunction)(void (*)(void))mod_match_class, METH_FASTCALL,
      "_match_class(subject, cls, nargs, names): MATCH_CLASS's look-up"},
     {"_match_keys", (PyCFunction)(void (*)(void))mod_match_keys, METH_FASTCALL,

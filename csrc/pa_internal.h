@@ -220,8 +220,27 @@ PyObject *pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int t
  * the default (pyadapt's hook, if still wanted, takes it back). */
 int pa_foreign_eval_frame(PyInterpreterState *interp, int count);
 
-/* Python-level helpers for rare opcodes (pyadapt._runtime), set at init. */
-extern PyObject *pa_rt_prep_reraise_star, *pa_rt_exception_group_match;
+/* except and except* (csrc/pa_excgroup.c): CHECK_EXC_MATCH's and CHECK_EG_MATCH's type
+ * checks (0, or -1 with TypeError set), CHECK_EG_MATCH's split (0 with *match and *rest new
+ * references, *match None for no match; -1), PREP_RERAISE_STAR (new reference or NULL). */
+int pa_check_except_type_valid(PyObject *match_type);
+int pa_check_except_star_type_valid(PyObject *match_type);
+int pa_exception_group_match(PyObject *exc_value, PyObject *match_type,
+                             PyObject **match, PyObject **rest);
+PyObject *pa_prep_reraise_star(PyObject *orig, PyObject *excs);
+
+/* An attribute name made once and interned (NULL with an error set if that fails): a name
+ * made afresh at every look-up would miss the type attribute cache (keyed by the name's
+ * identity) and take one of its entries each time (held there: growth in
+ * sys.getallocatedblocks(), tests/test_refcounts.py).  `*slot` is a static of the caller. */
+static inline PyObject *
+pa_interned(PyObject **slot, const char *name)
+{
+    if (*slot == NULL) {
+        *slot = PyUnicode_InternFromString(name);
+    }
+    return *slot;
+}
 
 /* MATCH_CLASS and MATCH_KEYS (csrc/pa_match.c): a tuple, Py_None for no match, or NULL. */
 PyObject *pa_match_class(PyObject *subject, PyObject *type, Py_ssize_t nargs, PyObject *names);

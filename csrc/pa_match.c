@@ -16,18 +16,7 @@
  */
 #include "pa_internal.h"
 
-/* The attribute names looked up, interned once: a name made afresh at every look-up would
- * miss the type attribute cache (keyed by the name's identity) and take one of its entries
- * each time (held there: growth in sys.getallocatedblocks(), tests/test_refcounts.py). */
-static PyObject *
-interned(PyObject **slot, const char *name)
-{
-    if (*slot == NULL) {
-        *slot = PyUnicode_InternFromString(name);
-    }
-    return *slot;
-}
-
+/* The attribute names looked up (pa_interned). */
 static PyObject *str_match_args, *str_get;
 
 /* One attribute for a class pattern: a new reference; NULL with no error set when the
@@ -96,7 +85,7 @@ pa_match_class(PyObject *subject, PyObject *type, Py_ssize_t nargs, PyObject *na
     }
     if (nargs > 0) {
         int match_self = 0;
-        PyObject *name = interned(&str_match_args, "__match_args__");
+        PyObject *name = pa_interned(&str_match_args, "__match_args__");
         match_args = name != NULL ? PyObject_GetAttr(type, name) : NULL;
         if (match_args != NULL) {
             if (!PyTuple_CheckExact(match_args)) {
@@ -171,7 +160,7 @@ pa_match_keys(PyObject *subject, PyObject *keys)
     if (n == 0) {
         return PyTuple_New(0);
     }
-    PyObject *name = interned(&str_get, "get");
+    PyObject *name = pa_interned(&str_get, "get");
     PyObject *get = name != NULL ? PyObject_GetAttr(subject, name) : NULL;
     if (get == NULL) {
         return NULL;

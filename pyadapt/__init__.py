@@ -49,15 +49,7 @@ if not hasattr(_core, "run"):
     if _lib.pa_core_init() != 0:
         raise ImportError("pyadapt: the C core failed to initialize")
 
-from . import _compiler, _runtime
-
-
-def _check_eg_match(exc_value, match_type):
-    _runtime.check_except_star_type_valid(match_type)
-    return _runtime.exception_group_match(exc_value, match_type)
-
-
-_core._set_runtime(_runtime.prep_reraise_star, _check_eg_match)
+from . import _compiler
 
 __all__ = ["run", "jit", "configure", "config", "stats", "reset_stats", "unit_info",
            "dis", "distb", "get_instructions", "report", "enable", "disable", "is_enabled"]

@@ -18,7 +18,7 @@ from cffi import FFI
 HERE = os.path.dirname(os.path.abspath(__file__))
 CSRC = os.path.join(os.path.dirname(HERE), "csrc")
 SOURCES = ["pa_eval.c", "pa_hook.c", "pa_units.c", "pa_compile.c", "pa_frame311.c", "pa_specialize.c",
-           "pa_opinfo.c", "pa_sites.c", "pa_match.c"]
+           "pa_opinfo.c", "pa_sites.c", "pa_match.c", "pa_excgroup.c"]
 
 
 def _read(name):

@@ -579,7 +579,7 @@ def test_import_pyadapt_loads_only_the_core():
     assert proc.stdout.splitlines() == [
         "[]",
         "['pyadapt', 'pyadapt._compiler', 'pyadapt._pyadapt', 'pyadapt._pyadapt.lib', "
-        "'pyadapt._runtime', 'pyadapt._versions']",
+        "'pyadapt._versions']",
         "True",
         "True True True",
     ]

@@ -92,6 +92,9 @@ class Gen:
 
     def __init__(self, seed, patch_builtins=False, size=1.0, descriptors=False):
         self.r = random.Random(seed)
+        # whether a try statement is an except* one (and raises a G0 group) comes from a
+        # stream of its own: the programs draw from self.r exactly what they drew before
+        self.r_star = random.Random(f"{seed}/except*")
         self.patch_builtins = patch_builtins
         # descriptors=True: also move descriptors of every kind between classes mid-loop and
         # mutate classes (bases, __getattribute__/__getattr__/__setattr__, an attribute's own
@@ -491,11 +494,15 @@ class Gen:
             E(ind, f"if {self.expr('bool')}:")
             E(ind + 1, f"raise {self.pick(['E0', 'E1', 'ValueError', 'KeyError'])}({self.expr('any')})")
         elif r < 0.72:
+            star = self.r_star.random() < 0.5     # try/except*
             E(ind, "try:")
             self.block(ind + 1, self.r.randint(1, 3), in_loop)
             if self.chance(0.3):
                 E(ind + 1, f"raise E1({self.expr('int')})")
-            E(ind, f"except {self.pick(['E0', 'E1', '(E0, TypeError)', 'ArithmeticError', 'LookupError', 'Exception'])} as e{ind}:")
+            elif star and self.r_star.random() < 0.6:
+                other = self.r_star.choice(["KeyError(1)", "ValueError(2)", "G0('in', [E0(3), TypeError(4)])"])
+                E(ind + 1, f"raise G0('g', [E1({self.r_star.randrange(9)}), {other}])")
+            E(ind, f"except{'*' if star else ''} {self.pick(['E0', 'E1', '(E0, TypeError)', 'ArithmeticError', 'LookupError', 'Exception'])} as e{ind}:")
             E(ind + 1, f"out.append(('caught', _exc(e{ind})))")
             if self.chance(0.3):
                 E(ind + 1, self.pick(["raise", f"raise E0('again') from e{ind}"]))
@@ -773,6 +780,20 @@ class Gen:
         E(0, "class E0(Exception): pass")
         E(0, "class E1(E0):")
         E(1, "def __str__(self): return 'E1!' + _str(self.args)")
+        # an exception group whose split() and derive() note their caller (natively the frame
+        # handling the except*: the machinery is C) in what str() shows
+        E(0, "class G0(ExceptionGroup):")
+        E(1, "def _note(self, what):")
+        E(2, "self.callers = (_getattr(self, 'callers', ()) + ((what, _getframe(2).f_code.co_name),))[-3:]")
+        E(1, "def split(self, c):")
+        E(2, "self._note('split')")
+        E(2, "return super().split(c)")
+        E(1, "def derive(self, excs):")
+        E(2, "self._note('derive')")
+        E(2, "g = G0(self.message, excs)")
+        E(2, "g.callers = self.callers")
+        E(2, "return g")
+        E(1, "def __str__(self): return super().__str__() + _str(_getattr(self, 'callers', ()))")
         E(0, "class CM:")
         E(1, "def __init__(self, v): self.v = v")
         E(1, "def __enter__(self): return self.v")
@@ -1177,6 +1198,23 @@ def signal_rounds(src, run, intervals, calls, shadowable, pyadapt_dir):
                 del pending[k]
                 break
 
+    def caught(e):
+        st["caught"] += 1
+        arrived(e)
+        tb, seen = e.__traceback__, False
+        while tb is not None:
+            seen = seen or tb.tb_frame is e.args[0]
+            tb = tb.tb_next
+        if not seen:
+            st["not_in_traceback"] += 1
+
+    def group_leaves(g):
+        for e in g.exceptions:
+            if isinstance(e, BaseExceptionGroup):
+                yield from group_leaves(e)
+            else:
+                yield e
+
     def settle():
         # the loop-point exceptions of this step that the harness did not catch
         for e in pending:
@@ -1217,15 +1255,17 @@ def signal_rounds(src, run, intervals, calls, shadowable, pyadapt_dir):
                         finally:
                             armed[0] = False
                     except SignalRaised as e:
-                        st["caught"] += 1
-                        arrived(e)
-                        tb, seen = e.__traceback__, False
-                        while tb is not None:
-                            seen = seen or tb.tb_frame is e.args[0]
-                            tb = tb.tb_next
-                        if not seen:
-                            st["not_in_traceback"] += 1
+                        caught(e)
                         del e
+                    except BaseExceptionGroup as g:
+                        # raised in an except* handler: it reaches the program in a group,
+                        # with what the handler did not take (natively too)
+                        got = [e for e in group_leaves(g) if isinstance(e, SignalRaised)]
+                        if not got:
+                            raise
+                        for e in got:
+                            caught(e)
+                        del g, got
                     except Exception:
                         pass
                     finally:
