@@ -167,7 +167,8 @@ pa_code_hash(PyCodeObject *co, int shift)
     return (size_t)(((uint64_t)(uintptr_t)co * 0x9E3779B97F4A7C15ull) >> shift);
 }
 
-/* The rest of a probe run, out of line: the first probe nearly always decides. */
+/* The rest of a probe run from `co`'s home slot `i`, out of line; it moves a code object
+ * found further on into its home slot, so the first probe decides for hot code. */
 pa_unit *pa_unit_probe(PyCodeObject *co, size_t i);
 
 /* The unit attached to `co`, or NULL (never compiles). */

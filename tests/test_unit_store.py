@@ -1,0 +1,66 @@
+"""The unit store (csrc/pa_units.c): code object -> unit, open addressing with linear probing.
+
+A lookup that misses the home slot moves the entry it finds there (pa_unit_probe), so hot
+code is found by the first probe.  With thousands of code objects many share a home slot;
+these cases call, free and call again in an order that makes entries swap and shift, and
+check that every code object still finds its own unit: the same address, an entry count that
+goes on from where it was, nothing compiled twice, and the results CPython gives."""
+import gc
+import random
+
+import pyadapt
+from pyadapt import _core
+
+
+def _make(n):
+    funcs = []
+    for i in range(n):
+        ns = {}
+        exec(f"def f{i}(x):\n    return x * {i} + 1\n", ns)
+        funcs.append(ns[f"f{i}"])
+    return funcs
+
+
+def _call_all(funcs, order):
+    return [funcs[i](3) for i in order]
+
+
+def test_many_code_objects_keep_their_units_through_swaps_and_deletions():
+    rng = random.Random(9)
+    funcs = _make(3000)
+    order = list(range(len(funcs)))
+    rng.shuffle(order)
+    expected = [i * 3 + 1 for i in order]
+    assert pyadapt.run(_call_all, funcs, order) == expected
+    addresses = [_core.unit_address(f.__code__) for f in funcs]
+    assert all(addresses)
+    # hot ones called again and again, in several orders: each lookup that misses its home
+    # slot moves its entry there, displacing another
+    for rnd in range(4):
+        rng.shuffle(order)
+        assert pyadapt.run(_call_all, funcs, order + order[:500]) == [i * 3 + 1 for i in order + order[:500]]
+    assert [_core.unit_address(f.__code__) for f in funcs] == addresses
+    entries = [pyadapt.unit_info(f)["entries"] for f in funcs]
+    assert all(e >= 5 for e in entries), min(entries)
+
+    # free a random half (backward-shift deletion over swapped runs), then look the rest up
+    compiled = pyadapt.stats()["compiled"]
+    dead = set(rng.sample(range(len(funcs)), len(funcs) // 2))
+    alive = [i for i in range(len(funcs)) if i not in dead]
+    for i in dead:
+        funcs[i] = None
+    gc.collect()
+    rng.shuffle(alive)
+    assert pyadapt.run(_call_all, funcs, alive) == [i * 3 + 1 for i in alive]
+    for i in alive:
+        assert _core.unit_address(funcs[i].__code__) == addresses[i], i
+        assert pyadapt.unit_info(funcs[i])["entries"] == entries[i] + 1, i
+    assert pyadapt.stats()["compiled"] == compiled      # found, not compiled again
+
+    # new code objects take the freed slots; the survivors are still found
+    more = _make(1500)
+    assert pyadapt.run(_call_all, more, range(1500)) == [i * 3 + 1 for i in range(1500)]
+    assert pyadapt.run(_call_all, funcs, alive) == [i * 3 + 1 for i in alive]
+    for i in alive:
+        assert _core.unit_address(funcs[i].__code__) == addresses[i], i
+        assert pyadapt.unit_info(funcs[i])["entries"] == entries[i] + 2, i
