@@ -812,3 +812,30 @@ def test_fix_links_and_details_in_chromium(fix_report, tmp_path):
     fixes = [h for h in index.links if h.endswith("#fix")]
     assert fixes and all(os.path.exists(directory / h[:-4]) for h in fixes)
     assert os.path.basename(path) + "#fix" in fixes
+
+
+def test_hover_shows_details_in_chromium(fix_report, tmp_path):
+    """The hover itself: a mouseover dispatched on a site's span in the browser (a copy of
+    the page with one script more, run after the page's own) puts that span's details in the
+    panel; the page as written, opened without a fragment, shows no panel."""
+    directory, page, _ = fix_report
+    path = page_of(directory, "fix.py")
+    target = page.fixes[0]["href"][1:]
+    plain = Page(run_chromium(["--dump-dom", "file://" + os.path.abspath(path)], tmp_path).stdout)
+    assert plain.panel and plain.panel["hidden"], plain.panel
+    text = open(path, encoding="utf-8").read()
+    probe = ("<script>document.getElementById(%s).dispatchEvent(new MouseEvent('mouseover', "
+             "{bubbles: true, view: window}));</script>" % json.dumps(target))
+    assert text.count("</body>") == 1
+    hovered = directory / "hovered-probe.html"
+    hovered.write_text(text.replace("</body>", probe + "</body>"), encoding="utf-8")
+    try:
+        dom = Page(run_chromium(["--dump-dom", "file://" + str(hovered)], tmp_path).stdout)
+    finally:
+        hovered.unlink()
+    assert not dom.errors, dom.errors[:5]
+    (span,) = [s for s in dom.spans if s["id"] == target]
+    assert dom.panel and not dom.panel["hidden"], dom.panel
+    assert dom.panel["text"] == span["title"]
+    assert "what it saw" in dom.panel["text"] and "to specialize: " in dom.panel["text"]
+    assert "sel" not in span["classes"]          # hovered, not selected by a link
