@@ -107,10 +107,9 @@ typedef struct {
     int32_t nexc;
     int32_t flags;           /* PA_UNIT_* */
     int32_t reject_reason;   /* PA_FB_* when the compiler rejected the code, else 0;
-                                PA_FB_COLD: not compiled yet (code, maps and base_code NULL) */
+                                PA_FB_COLD: not compiled yet (code and maps NULL) */
     int32_t cold_entries;    /* frames of this code the hook left to CPython's loop as cold */
     uint64_t entries;        /* frames of this code started, resumed or inlined by the loop */
-    uint32_t *base_code;     /* ncode: the code as compiled (generic forms), for re-quickening */
     void *registry_prev;     /* all attached units, for configure() and introspection */
     void *registry_next;
     void *code_object;       /* the code object this unit is attached to (borrowed) */
@@ -124,8 +123,6 @@ typedef struct {
 
 pa_unit *pa_unit_new(int ncode, int ncpy, int nexc);
 void pa_unit_free(pa_unit *unit);
-/* After the compiler filled `code`: keep it as the base and quicken per pa_config. */
-int pa_unit_finish(pa_unit *unit);
 
 /* The decoder of the running CPython version (csrc/pa_compile.c): for each CPython opcode,
  * how it lowers to pyadapt.  pyadapt/_compiler.py fills it at import from that version's
