@@ -12,11 +12,21 @@ Sizes are what the fields ask of malloc, not malloc's own overhead.
 import sys
 
 
+def _has_type(name):
+    from pyadapt._pyadapt import ffi
+    try:
+        ffi.typeof(name)
+    except ffi.error:
+        return False
+    return True
+
+
 def unit_bytes():
     from pyadapt import _pyadapt as core
-    from pyadapt._pyadapt import ffi
+    from pyadapt._pyadapt import ffi, lib
 
     fields = {"struct": 0, "code": 0, "to_cpy": 0, "from_cpy": 0, "exc": 0, "site_records": 0}
+    has_slots = "more" in dict(ffi.typeof("pa_site_slot").fields) if _has_type("pa_site_slot") else False
     has_base = "base_code" in dict(ffi.typeof("pa_unit").fields)
     if has_base:
         fields["base_code"] = 0
@@ -38,10 +48,16 @@ def unit_bytes():
         fields["to_cpy"] += ffi.sizeof(ffi.typeof(u.to_cpy).item) * u.ncode
         fields["from_cpy"] += ffi.sizeof(ffi.typeof(u.from_cpy).item) * (u.ncpy + 1)
         fields["exc"] += ffi.sizeof("pa_exc_entry") * u.nexc
-        fields["site_records"] += ffi.sizeof("pa_site_record") * u.site_records_cap
         records += u.nsite_records
         seen += sum(u.site_records[k].nseen for k in range(u.nsite_records))
-    print(f"site records in use {records:,} ({ffi.sizeof('pa_site_record')} bytes each), "
+        if has_slots:
+            fields["site_records"] += ffi.sizeof("pa_site_slot") * u.site_records_cap + sum(
+                ffi.sizeof("pa_site_seen") * (lib.PA_SEEN_MAX - 1)
+                for k in range(u.nsite_records) if u.site_records[k].more != ffi.NULL)
+        else:
+            fields["site_records"] += ffi.sizeof("pa_site_record") * u.site_records_cap
+    record = "pa_site_slot" if has_slots else "pa_site_record"
+    print(f"site records in use {records:,} ({ffi.sizeof(record)} bytes each), "
           f"observations {seen:,}")
     return units, ncpy, ncode, fields
 

@@ -407,12 +407,7 @@ mod_site_records(PyObject *self, PyObject *arg)
     if (!check_code_arg(arg)) {
         return NULL;
     }
-    pa_unit *u = pa_unit_for_code((PyCodeObject *)arg);
-    if (u == NULL || u->nsite_records == 0) {
-        return PyBytes_FromStringAndSize(NULL, 0);
-    }
-    return PyBytes_FromStringAndSize((const char *)u->site_records,
-                                     (Py_ssize_t)(u->nsite_records * sizeof(pa_site_record)));
+    return pa_site_records_bytes(pa_unit_for_code((PyCodeObject *)arg));
 }
 
 /* The generic code of `code` as pyadapt compiles it (bytes of native uint32 words), for

@@ -116,11 +116,13 @@ Py_ssize_t pa_keys_index(PyDictKeysObject *keys, PyObject *name);
 
 /* The record of the site at `instr` with one more attempt counted (and a deopt, if the
  * counter says one came before), or NULL (a scratch copy, out of memory). */
-pa_site_record *pa_site_attempt(const uint32_t *instr);
+pa_site_slot *pa_site_attempt(const uint32_t *instr);
 /* After the attempt: what it saw, with its outcome read from the instruction. */
-void pa_site_saw(pa_site_record *r, const uint32_t *instr, const char *type0,
+void pa_site_saw(pa_site_slot *r, const uint32_t *instr, const char *type0,
                  const char *type1, const char *detail);
 void pa_site_records_clear(pa_unit *u);
+/* The records of `u` as pa_site_record[] (bytes), copied in one step under the GIL. */
+PyObject *pa_site_records_bytes(pa_unit *u);
 /* `tp`'s name, interned for the life of the process. */
 const char *pa_type_name(PyTypeObject *tp);
 

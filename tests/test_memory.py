@@ -70,3 +70,34 @@ def test_dis_generic_form_after_specializing():
                        & (lib.PA_F_SUPER | lib.PA_F_ADAPTIVE) for w in words)
     finally:
         lib.pa_unit_free(unquickened)
+
+
+def _add(a, b):
+    return a + b
+
+
+def _add_many(pairs, n):
+    for a, b in pairs:
+        for _ in range(n):
+            _add(a, b)
+
+
+def test_site_record_keeps_four_observations_and_counts_the_rest():
+    # the record keeps its first observation inline and the next three in `more`
+    pairs = [(1, 2), (1.0, 2.0), ("a", "b"), ([1], [2]), ((1,), (2,)), (b"a", b"b"),
+             (1, 2.0), (2.0, 1)]
+    pyadapt.run(_add_many, pairs, 300)
+    raw = core.site_records(_add.__code__)
+    records = ffi.from_buffer("pa_site_record[]", raw)
+    assert len(records) == 1
+    r = records[0]
+    assert r.nseen == lib.PA_SEEN_MAX
+    assert r.unseen >= 1
+    assert sum(r.seen[k].count for k in range(r.nseen)) + r.unseen == r.attempts
+    seen = {(ffi.string(r.seen[k].types[0]).decode(), ffi.string(r.seen[k].types[1]).decode())
+            for k in range(r.nseen)}
+    assert len(seen) == lib.PA_SEEN_MAX and ("int", "int") in seen
+    # configure() starts the sites over: the records and what they hold are freed
+    pyadapt.configure(specialize=False)
+    pyadapt.configure(specialize=True)
+    assert core.site_records(_add.__code__) == b""
