@@ -541,7 +541,7 @@ mod_configure(PyObject *self, PyObject *args)
     if (changed) {
         uint64_t hits[256] = {0};
         for (pa_unit *u = pa_registry_head; u != NULL; u = u->registry_next) {
-            if (u->code != NULL) {
+            if (PA_UNIT_COMPILED(u)) {
                 pa_unit_add_site_hits(u, hits);      /* counted before the sites start over */
                 if (pa_unit_requicken(u) < 0) {
                     failed = 1;                      /* out of memory: its code stays as it was */
@@ -565,7 +565,7 @@ mod_hits_by_opcode(PyObject *self, PyObject *unused)
     (void)self; (void)unused;
     uint64_t hits[256] = {0};
     for (pa_unit *u = pa_registry_head; u != NULL; u = u->registry_next) {
-        if (u->code != NULL) {
+        if (PA_UNIT_COMPILED(u)) {
             pa_unit_add_site_hits(u, hits);
         }
     }
@@ -601,7 +601,7 @@ mod_reset_site_hits(PyObject *self, PyObject *unused)
 {
     (void)self; (void)unused;
     for (pa_unit *u = pa_registry_head; u != NULL; u = u->registry_next) {
-        if (u->code == NULL) {
+        if (!PA_UNIT_COMPILED(u)) {
             continue;
         }
         FOR_EACH_INSTRUCTION(u, i) {

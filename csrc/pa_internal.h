@@ -173,6 +173,8 @@ int pa_unit_attach(PyCodeObject *co, pa_unit *u);
 void pa_units_init(void);
 /* All attached units, linked through registry_next (for configure() and introspection). */
 extern pa_unit *pa_registry_head;
+/* A unit with code of its own: not cold (no code yet), not rejected (an empty one). */
+#define PA_UNIT_COMPILED(u) ((u)->reject_reason == PA_FB_NONE)
 /* Quicken u->code, which holds the generic code, for the current configuration (pa_config). */
 void pa_unit_quicken(pa_unit *u);
 /* Rewrite u->code for the current configuration from its generic code, compiled again from

@@ -285,7 +285,7 @@ static void
 unit_retire(pa_unit *u)
 {
     registry_remove(u);
-    if (u->code != NULL) {
+    if (PA_UNIT_COMPILED(u)) {
         uint64_t hits[256] = {0};
         pa_unit_add_site_hits(u, hits);
         for (int op = 0; op < 256; op++) {

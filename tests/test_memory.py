@@ -101,3 +101,15 @@ def test_site_record_keeps_four_observations_and_counts_the_rest():
     pyadapt.configure(specialize=False)
     pyadapt.configure(specialize=True)
     assert core.site_records(_add.__code__) == b""
+
+
+def test_configure_skips_rejected_units():
+    # a rejected unit has no code to compile again: configure() leaves it alone
+    def f():
+        return 1
+    code = f.__code__.replace(co_code=b"\xff\x00" + f.__code__.co_code[2:])
+    unit = ffi.cast("pa_unit *", core.compile(code))
+    assert unit.reject_reason
+    pyadapt.configure(specialize=False)
+    pyadapt.configure(specialize=True)
+    assert pyadapt.run(_work, 10) == _work(10)
