@@ -76,13 +76,13 @@ def static_sizes(codes):
             n = unit.ncode
             i = 0
             while i < n:
-                op = _word.opcode(unit.base_code[i])
+                op = _word.opcode(unit.code[i])
                 ncache = lib.pa_opinfo_table[op].ncache
                 words += 1
                 cache_units += ncache
                 i += 1 + ncache
-            # to_cpy and base_code (4 bytes per unit each), from_cpy, the exception table
-            side_bytes += 8 * n + 4 * (unit.ncpy + 1) + ffi.sizeof("pa_exc_entry") * unit.nexc
+            # to_cpy (4 bytes per unit), from_cpy, the exception table
+            side_bytes += 4 * n + 4 * (unit.ncpy + 1) + ffi.sizeof("pa_exc_entry") * unit.nexc
         finally:
             lib.pa_unit_free(unit)
     return {

@@ -94,7 +94,21 @@ typedef struct {
     uint32_t unseen;         /* attempts whose observation found no free entry */
     int32_t pad_;
     pa_site_seen seen[4];
-} pa_site_record;
+} pa_site_record;     /* as _core.site_records gives the records to Python */
+
+/* A site record as a unit keeps it: pa_site_record's fields with its first observation
+ * inline and the others (rare: 5% of pytest's sites have a second) in `more`, allocated at
+ * the second; 64 bytes against pa_site_record's 152. */
+typedef struct {
+    int32_t index;
+    uint32_t attempts;
+    uint32_t deopts;
+    uint32_t nseen;
+    uint32_t unseen;
+    int32_t pad_;
+    pa_site_seen *more;      /* seen[1 .. PA_SEEN_MAX - 1], or NULL */
+    pa_site_seen first;      /* seen[0] */
+} pa_site_slot;
 
 /* A compiled code object: pyadapt's code plus the maps back to CPython offsets. */
 typedef struct {
@@ -107,15 +121,15 @@ typedef struct {
     int32_t nexc;
     int32_t flags;           /* PA_UNIT_* */
     int32_t reject_reason;   /* PA_FB_* when the compiler rejected the code, else 0;
-                                PA_FB_COLD: not compiled yet (code, maps and base_code NULL) */
+                                PA_FB_COLD: not compiled yet (code and maps NULL) */
     int32_t cold_entries;    /* frames of this code the hook left to CPython's loop as cold */
     uint64_t entries;        /* frames of this code started, resumed or inlined by the loop */
-    uint32_t *base_code;     /* ncode: the code as compiled (generic forms), for re-quickening */
     void *registry_prev;     /* all attached units, for configure() and introspection */
     void *registry_next;
     void *code_object;       /* the code object this unit is attached to (borrowed) */
     const char *reject_detail; /* with reject_reason: what the compiler refused (static) */
-    pa_site_record *site_records; /* what its sites' specializer saw, sorted by index */
+    pa_site_slot *site_records; /* what its sites' specializer saw, sorted by index (read as
+                                   pa_site_record[] through _core.site_records) */
     int32_t nsite_records;
     int32_t site_records_cap;
 } pa_unit;
@@ -124,8 +138,6 @@ typedef struct {
 
 pa_unit *pa_unit_new(int ncode, int ncpy, int nexc);
 void pa_unit_free(pa_unit *unit);
-/* After the compiler filled `code`: keep it as the base and quicken per pa_config. */
-int pa_unit_finish(pa_unit *unit);
 
 /* The decoder of the running CPython version (csrc/pa_compile.c): for each CPython opcode,
  * how it lowers to pyadapt.  pyadapt/_compiler.py fills it at import from that version's

@@ -195,7 +195,7 @@ pa_code_has_loop(PyCodeObject *co)
 }
 
 pa_unit *
-pa_compile(PyCodeObject *co, const char **err)
+pa_compile_generic(PyCodeObject *co, const char **err)
 {
     *err = NULL;
     if (!pa_decoder_ready) {
@@ -276,10 +276,6 @@ pa_compile(PyCodeObject *co, const char **err)
     if (translate_exception_table(co, u, u->nexc, err) < 0) {
         goto fail;
     }
-    if (pa_unit_finish(u) != 0) {     /* keeps the generic code, quickens per pa_config */
-        *err = "no memory for the unit";
-        goto fail;
-    }
     Py_DECREF(bytes);
     return u;
 
@@ -287,4 +283,14 @@ fail:
     pa_unit_free(u);
     Py_DECREF(bytes);
     return NULL;
+}
+
+pa_unit *
+pa_compile(PyCodeObject *co, const char **err)
+{
+    pa_unit *u = pa_compile_generic(co, err);
+    if (u != NULL) {
+        pa_unit_quicken(u);
+    }
+    return u;
 }

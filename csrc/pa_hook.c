@@ -407,12 +407,29 @@ mod_site_records(PyObject *self, PyObject *arg)
     if (!check_code_arg(arg)) {
         return NULL;
     }
-    pa_unit *u = pa_unit_for_code((PyCodeObject *)arg);
-    if (u == NULL || u->nsite_records == 0) {
-        return PyBytes_FromStringAndSize(NULL, 0);
+    return pa_site_records_bytes(pa_unit_for_code((PyCodeObject *)arg));
+}
+
+/* The generic code of `code` as pyadapt compiles it (bytes of native uint32 words), for
+ * dis(adaptive=False): units keep no copy of it, so it is compiled again (the same words:
+ * the compiler reads the de-quickened co_code).  ValueError saying why it cannot be. */
+static PyObject *
+mod_generic_code(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    if (!check_code_arg(arg)) {
+        return NULL;
     }
-    return PyBytes_FromStringAndSize((const char *)u->site_records,
-                                     (Py_ssize_t)(u->nsite_records * sizeof(pa_site_record)));
+    const char *err;
+    pa_unit *u = pa_compile_generic((PyCodeObject *)arg, &err);
+    if (u == NULL) {
+        PyErr_SetString(PyExc_ValueError, err);
+        return NULL;
+    }
+    PyObject *words = PyBytes_FromStringAndSize((const char *)u->code,
+                                                (Py_ssize_t)(sizeof(uint32_t) * (size_t)u->ncode));
+    pa_unit_free(u);
+    return words;
 }
 
 static PyObject *
@@ -568,17 +585,23 @@ mod_configure(PyObject *self, PyObject *args)
     int changed = specialize != pa_config.specialize || warmup != pa_config.warmup;
     pa_config.specialize = specialize;
     pa_config.warmup = warmup;
+    int failed = 0;
     if (changed) {
         uint64_t hits[256] = {0};
         for (pa_unit *u = pa_registry_head; u != NULL; u = u->registry_next) {
-            if (u->base_code != NULL) {
+            if (PA_UNIT_COMPILED(u)) {
                 pa_unit_add_site_hits(u, hits);      /* counted before the sites start over */
-                pa_unit_quicken(u);
+                if (pa_unit_requicken(u) < 0) {
+                    failed = 1;                      /* out of memory: its code stays as it was */
+                }
             }
         }
         for (int op = 0; op < 256; op++) {
             pa_op_stats[op].hits += hits[op];
         }
+    }
+    if (failed) {
+        return PyErr_NoMemory();
     }
     Py_RETURN_NONE;
 }
@@ -590,7 +613,7 @@ mod_hits_by_opcode(PyObject *self, PyObject *unused)
     (void)self; (void)unused;
     uint64_t hits[256] = {0};
     for (pa_unit *u = pa_registry_head; u != NULL; u = u->registry_next) {
-        if (u->base_code != NULL) {
+        if (PA_UNIT_COMPILED(u)) {
             pa_unit_add_site_hits(u, hits);
         }
     }
@@ -626,7 +649,7 @@ mod_reset_site_hits(PyObject *self, PyObject *unused)
 {
     (void)self; (void)unused;
     for (pa_unit *u = pa_registry_head; u != NULL; u = u->registry_next) {
-        if (u->base_code == NULL) {
+        if (!PA_UNIT_COMPILED(u)) {
             continue;
         }
         FOR_EACH_INSTRUCTION(u, i) {
@@ -683,6 +706,8 @@ static PyMethodDef pa_module_methods[] = {
      "address of a code object's unit, or 0 (none yet, or cold)"},
     {"site_records", mod_site_records, METH_O,
      "a copy of a code object's site records (pa_site_record[]) as bytes"},
+    {"generic_code", mod_generic_code, METH_O,
+     "a code object's generic code as pyadapt compiles it (bytes of uint32 words)"},
     {"compile", mod_compile, METH_O, "compile a code object (if not yet); its unit's address"},
     {"_compile_unattached", mod_compile_unattached, METH_O,
      "compile a code object into a new unit not attached to it; its address"},

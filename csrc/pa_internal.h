@@ -130,9 +130,9 @@ Py_ssize_t pa_keys_index(PyDictKeysObject *keys, PyObject *name);
 
 /* The record of the site at `instr` with one more attempt counted (and a deopt, if the
  * counter says one came before), or NULL (a scratch copy, out of memory). */
-pa_site_record *pa_site_attempt(const uint32_t *instr);
+pa_site_slot *pa_site_attempt(const uint32_t *instr);
 /* After the attempt: what it saw, with its outcome read from the instruction. */
-void pa_site_saw(pa_site_record *r, const uint32_t *instr, const char *type0,
+void pa_site_saw(pa_site_slot *r, const uint32_t *instr, const char *type0,
                  const char *type1, const char *detail);
 /* At a miss of the specialized form at `instr` (before it deoptimizes), if
  * pa_config.record_misses: the operands' types, with the form as outcome and PA_SEEN_MISSED
@@ -142,6 +142,8 @@ void pa_site_missed(const uint32_t *instr, PyObject *const *stack_pointer, int f
                     int oparg);
 extern const char *const PA_SEEN_MISSED;
 void pa_site_records_clear(pa_unit *u);
+/* The records of `u` as pa_site_record[] (bytes), copied in one step under the GIL. */
+PyObject *pa_site_records_bytes(pa_unit *u);
 /* `tp`'s name, interned for the life of the process. */
 const char *pa_type_name(PyTypeObject *tp);
 
@@ -193,18 +195,26 @@ int pa_unit_attach(PyCodeObject *co, pa_unit *u);
 void pa_units_init(void);
 /* All attached units, linked through registry_next (for configure() and introspection). */
 extern pa_unit *pa_registry_head;
-/* Rewrite u->code from u->base_code for the current configuration (pa_config). */
+/* A unit with code of its own: not cold (no code yet), not rejected (an empty one). */
+#define PA_UNIT_COMPILED(u) ((u)->reject_reason == PA_FB_NONE)
+/* Quicken u->code, which holds the generic code, for the current configuration (pa_config). */
 void pa_unit_quicken(pa_unit *u);
+/* Rewrite u->code for the current configuration from its generic code, compiled again from
+ * its code object (the unit keeps no copy of it): 0, or -1 (no exception set). */
+int pa_unit_requicken(pa_unit *u);
 /* Add the per-site hit counts of `u` into hits[opcode]. */
 void pa_unit_add_site_hits(pa_unit *u, uint64_t *hits);
 
-/* The first instruction unit of every instruction of `u`, in order. */
+/* The first instruction unit of every instruction of `u`, in order (every form of a family
+ * and a superinstruction has its first instruction's cache size: tests/test_memory.py). */
 #define FOR_EACH_INSTRUCTION(u, i) \
-    for (int i = 0; i < (u)->ncode; i += 1 + pa_opinfo_table[PA_OPCODE((u)->base_code[i])].ncache)
+    for (int i = 0; i < (u)->ncode; i += 1 + pa_opinfo_table[PA_OPCODE((u)->code[i])].ncache)
 
 /* Compile `co` into a new unit (csrc/pa_compile.c); NULL with *err saying why (no
  * exception set).  Runs no Python code. */
 pa_unit *pa_compile(PyCodeObject *co, const char **err);
+/* The same, its code left generic (not quickened): for re-quickening and dis. */
+pa_unit *pa_compile_generic(PyCodeObject *co, const char **err);
 /* 1 if `co` has a backward jump, 0 if not, -1 if unreadable (no exception set). */
 int pa_code_has_loop(PyCodeObject *co);
 pa_unit *pa_get_or_compile(PyCodeObject *co);         /* compile on first sight (or now, if

@@ -79,19 +79,20 @@ unit_of(const uint32_t *instr)
     return u;
 }
 
-static pa_site_record *
+static pa_site_slot *
 record_for(pa_unit *u, int32_t index)
 {
+    pa_site_slot *records = u->site_records;
     int lo = 0, hi = u->nsite_records;
     /* sites are met mostly in code order: try the end first */
-    if (hi > 0 && u->site_records[hi - 1].index < index) {
+    if (hi > 0 && records[hi - 1].index < index) {
         lo = hi;
     }
     while (lo < hi) {
         int mid = (lo + hi) / 2;
-        int32_t at = u->site_records[mid].index;
+        int32_t at = records[mid].index;
         if (at == index) {
-            return &u->site_records[mid];
+            return &records[mid];
         }
         if (at < index) {
             lo = mid + 1;
@@ -101,31 +102,33 @@ record_for(pa_unit *u, int32_t index)
         }
     }
     if (u->nsite_records == u->site_records_cap) {
-        int cap = u->site_records_cap ? 2 * u->site_records_cap : 4;
-        pa_site_record *grown = realloc(u->site_records, sizeof(pa_site_record) * (size_t)cap);
+        /* One more at a time: a site is added once, at its first specialization attempt
+         * (off the hot path), and most units keep a handful; doubling from 4 left 30% of
+         * the records' bytes unused over pytest's units (bench/unit_memory.py). */
+        int cap = u->site_records_cap + 1;
+        pa_site_slot *grown = realloc(records, sizeof(pa_site_slot) * (size_t)cap);
         if (grown == NULL) {
             return NULL;
         }
-        u->site_records = grown;
+        u->site_records = records = grown;
         u->site_records_cap = cap;
     }
-    memmove(&u->site_records[lo + 1], &u->site_records[lo],
-            sizeof(pa_site_record) * (size_t)(u->nsite_records - lo));
+    memmove(&records[lo + 1], &records[lo], sizeof(pa_site_slot) * (size_t)(u->nsite_records - lo));
     u->nsite_records++;
-    pa_site_record *r = &u->site_records[lo];
+    pa_site_slot *r = &records[lo];
     memset(r, 0, sizeof(*r));
     r->index = index;
     return r;
 }
 
-pa_site_record *
+pa_site_slot *
 pa_site_attempt(const uint32_t *instr)
 {
     pa_unit *u = unit_of(instr);
     if (u == NULL) {
         return NULL;
     }
-    pa_site_record *r = record_for(u, (int32_t)(instr - u->code));
+    pa_site_slot *r = record_for(u, (int32_t)(instr - u->code));
     if (r == NULL) {
         return NULL;
     }
@@ -139,11 +142,17 @@ pa_site_attempt(const uint32_t *instr)
     return r;
 }
 
-static void note(pa_site_record *r, const char *type0, const char *type1,
+static pa_site_seen *
+seen_at(pa_site_slot *r, uint32_t i)
+{
+    return i == 0 ? &r->first : &r->more[i - 1];
+}
+
+static void note(pa_site_slot *r, const char *type0, const char *type1,
                  const char *detail, int32_t outcome);
 
 void
-pa_site_saw(pa_site_record *r, const uint32_t *instr, const char *type0, const char *type1,
+pa_site_saw(pa_site_slot *r, const uint32_t *instr, const char *type0, const char *type1,
             const char *detail)
 {
     if (r == NULL) {
@@ -194,7 +203,7 @@ pa_site_missed(const uint32_t *instr, PyObject *const *stack_pointer, int family
         return;             /* LOAD_GLOBAL: its guards are about dicts, not operands */
     }
     pa_unit *u = unit_of(instr);
-    pa_site_record *r = u != NULL ? record_for(u, (int32_t)(instr - u->code)) : NULL;
+    pa_site_slot *r = u != NULL ? record_for(u, (int32_t)(instr - u->code)) : NULL;
     if (r != NULL) {
         note(r, pa_type_name(Py_TYPE(a)), b != NULL ? pa_type_name(Py_TYPE(b)) : NULL,
              PA_SEEN_MISSED, PA_OPCODE(instr[0]));
@@ -202,11 +211,11 @@ pa_site_missed(const uint32_t *instr, PyObject *const *stack_pointer, int family
 }
 
 static void
-note(pa_site_record *r, const char *type0, const char *type1, const char *detail,
+note(pa_site_slot *r, const char *type0, const char *type1, const char *detail,
      int32_t outcome)
 {
     for (uint32_t i = 0; i < r->nseen; i++) {
-        pa_site_seen *s = &r->seen[i];
+        pa_site_seen *s = seen_at(r, i);
         /* interned names and static details: equal strings are the same pointer */
         if (s->types[0] == type0 && s->types[1] == type1 && s->detail == detail
                 && s->outcome == outcome) {
@@ -214,11 +223,14 @@ note(pa_site_record *r, const char *type0, const char *type1, const char *detail
             return;
         }
     }
-    if (r->nseen == PA_SEEN_MAX) {
-        r->unseen++;
+    if (r->nseen == 1 && r->more == NULL) {
+        r->more = calloc(PA_SEEN_MAX - 1, sizeof(pa_site_seen));
+    }
+    if (r->nseen == PA_SEEN_MAX || (r->nseen >= 1 && r->more == NULL)) {
+        r->unseen++;             /* no free entry (or no memory for more) */
         return;
     }
-    pa_site_seen *s = &r->seen[r->nseen++];
+    pa_site_seen *s = seen_at(r, r->nseen++);
     s->types[0] = type0;
     s->types[1] = type1;
     s->detail = detail;
@@ -229,7 +241,35 @@ note(pa_site_record *r, const char *type0, const char *type1, const char *detail
 void
 pa_site_records_clear(pa_unit *u)
 {
-    free(u->site_records);
+    pa_site_slot *records = u->site_records;
+    for (int i = 0; i < u->nsite_records; i++) {
+        free(records[i].more);
+    }
+    free(records);
     u->site_records = NULL;
     u->nsite_records = u->site_records_cap = 0;
+}
+
+PyObject *
+pa_site_records_bytes(pa_unit *u)
+{
+    Py_ssize_t n = u != NULL ? u->nsite_records : 0;
+    PyObject *bytes = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(pa_site_record));
+    if (bytes == NULL) {
+        return NULL;
+    }
+    pa_site_record *out = (pa_site_record *)PyBytes_AS_STRING(bytes);
+    memset(out, 0, (size_t)n * sizeof(pa_site_record));
+    for (Py_ssize_t i = 0; i < n; i++) {
+        pa_site_slot *r = &u->site_records[i];
+        out[i].index = r->index;
+        out[i].attempts = r->attempts;
+        out[i].deopts = r->deopts;
+        out[i].nseen = r->nseen;
+        out[i].unseen = r->unseen;
+        for (uint32_t k = 0; k < r->nseen; k++) {
+            out[i].seen[k] = *seen_at(r, k);
+        }
+    }
+    return bytes;
 }

@@ -638,7 +638,7 @@ pa_add_load_attr_type(PyObject *owner, PyObject *name, uint32_t *instr)
     if (*extra[1] != cache->type_version) {
         return 0;                       /* all three slots taken: the usual miss */
     }
-    pa_site_record *site = pa_site_attempt(instr);
+    pa_site_slot *site = pa_site_attempt(instr);
     int added = add_instance_value_type(owner, name, instr, 0, cache->type_version,
                                         cache->index, extra);
     pa_site_saw(site, instr, pa_type_name(Py_TYPE(owner)), NULL,
@@ -654,7 +654,7 @@ pa_add_store_attr_type(PyObject *owner, PyObject *name, uint32_t *instr)
     if (*extra[1] != cache->type_version) {
         return 0;
     }
-    pa_site_record *site = pa_site_attempt(instr);
+    pa_site_slot *site = pa_site_attempt(instr);
     int added = add_instance_value_type(owner, name, instr, 1, cache->type_version,
                                         cache->index, extra);
     pa_site_saw(site, instr, pa_type_name(Py_TYPE(owner)), NULL,
@@ -1289,7 +1289,7 @@ attr_kind(PyObject *owner, PyObject *name, const char **descr_type)
 }
 
 static void
-saw_attr(pa_site_record *site, uint32_t *instr, PyObject *owner, PyObject *name)
+saw_attr(pa_site_slot *site, uint32_t *instr, PyObject *owner, PyObject *name)
 {
     if (site == NULL) {
         return;
@@ -1354,7 +1354,7 @@ callable_kind(PyObject *callable, int nargs, PyObject *kwnames, const char **cal
 
 /* The types of one or two operands (b may be NULL). */
 static void
-saw_operands(pa_site_record *site, uint32_t *instr, PyObject *a, PyObject *b)
+saw_operands(pa_site_slot *site, uint32_t *instr, PyObject *a, PyObject *b)
 {
     if (site != NULL) {
         pa_site_saw(site, instr, pa_type_name(Py_TYPE(a)),
@@ -1365,7 +1365,7 @@ saw_operands(pa_site_record *site, uint32_t *instr, PyObject *a, PyObject *b)
 void
 pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
 {
-    pa_site_record *site = pa_site_attempt(instr);
+    pa_site_slot *site = pa_site_attempt(instr);
     specialize_load_attr(owner, name, instr);
     saw_attr(site, instr, owner, name);
 }
@@ -1373,7 +1373,7 @@ pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
 void
 pa_specialize_load_method(PyObject *owner, PyObject *name, uint32_t *instr)
 {
-    pa_site_record *site = pa_site_attempt(instr);
+    pa_site_slot *site = pa_site_attempt(instr);
     specialize_load_method(owner, name, instr);
     saw_attr(site, instr, owner, name);
 }
@@ -1381,7 +1381,7 @@ pa_specialize_load_method(PyObject *owner, PyObject *name, uint32_t *instr)
 void
 pa_specialize_store_attr(PyObject *owner, PyObject *name, uint32_t *instr)
 {
-    pa_site_record *site = pa_site_attempt(instr);
+    pa_site_slot *site = pa_site_attempt(instr);
     specialize_store_attr(owner, name, instr);
     saw_attr(site, instr, owner, name);
 }
@@ -1390,7 +1390,7 @@ void
 pa_specialize_load_global(PyObject *globals, PyObject *builtins, PyObject *name,
                           uint32_t *instr)
 {
-    pa_site_record *site = pa_site_attempt(instr);
+    pa_site_slot *site = pa_site_attempt(instr);
     specialize_load_global(globals, builtins, name, instr);
     saw_operands(site, instr, globals, builtins);
 }
@@ -1399,7 +1399,7 @@ void
 pa_specialize_binary_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg,
                         PyObject **locals)
 {
-    pa_site_record *site = pa_site_attempt(instr);
+    pa_site_slot *site = pa_site_attempt(instr);
     specialize_binary_op(lhs, rhs, instr, oparg, locals);
     saw_operands(site, instr, lhs, rhs);
 }
@@ -1407,7 +1407,7 @@ pa_specialize_binary_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg
 void
 pa_specialize_compare_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg)
 {
-    pa_site_record *site = pa_site_attempt(instr);
+    pa_site_slot *site = pa_site_attempt(instr);
     specialize_compare_op(lhs, rhs, instr, oparg);
     saw_operands(site, instr, lhs, rhs);
 }
@@ -1415,7 +1415,7 @@ pa_specialize_compare_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int opar
 void
 pa_specialize_binary_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
 {
-    pa_site_record *site = pa_site_attempt(instr);
+    pa_site_slot *site = pa_site_attempt(instr);
     specialize_binary_subscr(container, sub, instr);
     saw_operands(site, instr, container, sub);
 }
@@ -1423,7 +1423,7 @@ pa_specialize_binary_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
 void
 pa_specialize_store_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
 {
-    pa_site_record *site = pa_site_attempt(instr);
+    pa_site_slot *site = pa_site_attempt(instr);
     specialize_store_subscr(container, sub, instr);
     saw_operands(site, instr, container, sub);
 }
@@ -1431,7 +1431,7 @@ pa_specialize_store_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
 void
 pa_specialize_unpack_sequence(PyObject *seq, uint32_t *instr, int oparg)
 {
-    pa_site_record *site = pa_site_attempt(instr);
+    pa_site_slot *site = pa_site_attempt(instr);
     specialize_unpack_sequence(seq, instr, oparg);
     const char *detail = NULL;
     if ((PyTuple_CheckExact(seq) || PyList_CheckExact(seq)) && Py_SIZE(seq) != oparg) {
@@ -1446,7 +1446,7 @@ void
 pa_specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwnames,
                    int is_meth)
 {
-    pa_site_record *site = pa_site_attempt(instr);
+    pa_site_slot *site = pa_site_attempt(instr);
     specialize_call(callable, instr, nargs, kwnames, is_meth);
     if (site != NULL) {
         const char *called;
@@ -1458,7 +1458,7 @@ pa_specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwn
 void
 pa_specialize_for_iter(PyObject *iter, uint32_t *instr)
 {
-    pa_site_record *site = pa_site_attempt(instr);
+    pa_site_slot *site = pa_site_attempt(instr);
     specialize_for_iter(iter, instr);
     saw_operands(site, instr, iter, NULL);
 }
@@ -1466,7 +1466,7 @@ pa_specialize_for_iter(PyObject *iter, uint32_t *instr)
 void
 pa_specialize_send(PyObject *receiver, uint32_t *instr)
 {
-    pa_site_record *site = pa_site_attempt(instr);
+    pa_site_slot *site = pa_site_attempt(instr);
     specialize_send(receiver, instr);
     saw_operands(site, instr, receiver, NULL);
 }

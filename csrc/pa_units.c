@@ -63,7 +63,6 @@ pa_unit_adopt(pa_unit *cold, pa_unit *made)
     cold->to_cpy = made->to_cpy;
     cold->from_cpy = made->from_cpy;
     cold->exc = made->exc;
-    cold->base_code = made->base_code;
     cold->ncode = made->ncode;
     cold->ncpy = made->ncpy;
     cold->nexc = made->nexc;
@@ -80,7 +79,6 @@ pa_unit_free(pa_unit *u)
         return;
     }
     free(u->code);
-    free(u->base_code);
     free(u->to_cpy);
     free(u->from_cpy);
     free(u->exc);
@@ -126,19 +124,18 @@ super_of(int first, int second)
     return 0;
 }
 
-/* Rewrite `code` from `base_code` for the current configuration: in adaptive mode, the
- * adaptive form of each family (counter = warmup) and the superinstructions; in generic
- * mode, the base code itself.  Positions never change, so this is safe while frames of
- * the unit are suspended (generators, callers). */
+/* Quicken `code`, which holds the generic code, for the current configuration: in
+ * adaptive mode, the adaptive form of each family (counter = warmup) and the
+ * superinstructions; in generic mode, nothing.  Positions never change, so this is safe
+ * while frames of the unit are suspended (generators, callers). */
 void
 pa_unit_quicken(pa_unit *u)
 {
-    memcpy(u->code, u->base_code, sizeof(uint32_t) * (size_t)u->ncode);
     pa_site_records_clear(u);    /* the sites start over, as their counters do */
     if (!pa_config.specialize) {
         return;
     }
-    int prev = -1;
+    int prev = -1, prev_op = 0;
     FOR_EACH_INSTRUCTION(u, i) {
         int op = PA_OPCODE(u->code[i]);
         if (pa_adaptive_of[op]) {
@@ -146,13 +143,35 @@ pa_unit_quicken(pa_unit *u)
             PA_SITE_COUNTER(&u->code[i]) = pa_config.warmup;
         }
         if (prev >= 0) {
-            int super = super_of(PA_OPCODE(u->base_code[prev]), op);
+            int super = super_of(prev_op, op);
             if (super) {
                 PA_SET_OPCODE(&u->code[prev], super);
             }
         }
         prev = pa_opinfo_table[op].ncache == 0 ? i : -1;
+        prev_op = op;
     }
+}
+
+/* configure() changed the mode or the warmup: the unit keeps no copy of its generic code
+ * (4 bytes per code unit, for a rare event), so it is compiled again from the code object,
+ * which gives the same words (the compiler reads the de-quickened co_code). */
+int
+pa_unit_requicken(pa_unit *u)
+{
+    const char *err;
+    pa_unit *generic = pa_compile_generic((PyCodeObject *)u->code_object, &err);
+    if (generic == NULL) {
+        return -1;
+    }
+    if (generic->ncode != u->ncode) {      /* cannot happen: the same code object */
+        pa_unit_free(generic);
+        return -1;
+    }
+    memcpy(u->code, generic->code, sizeof(uint32_t) * (size_t)u->ncode);
+    pa_unit_free(generic);
+    pa_unit_quicken(u);
+    return 0;
 }
 
 /* Add the per-site hit counts of `u` into hits[opcode]. */
@@ -165,18 +184,6 @@ pa_unit_add_site_hits(pa_unit *u, uint64_t *hits)
             hits[op] += PA_SITE_HITS(&u->code[i]);
         }
     }
-}
-
-int
-pa_unit_finish(pa_unit *u)
-{
-    u->base_code = malloc(sizeof(uint32_t) * ((size_t)u->ncode + 1));
-    if (u->base_code == NULL) {
-        return -1;
-    }
-    memcpy(u->base_code, u->code, sizeof(uint32_t) * (size_t)u->ncode);
-    pa_unit_quicken(u);
-    return 0;
 }
 
 /* ---- code object -> unit ---- */
@@ -292,7 +299,7 @@ static void
 unit_retire(pa_unit *u)
 {
     registry_remove(u);
-    if (u->base_code != NULL) {
+    if (PA_UNIT_COMPILED(u)) {
         uint64_t hits[256] = {0};
         pa_unit_add_site_hits(u, hits);
         for (int op = 0; op < 256; op++) {

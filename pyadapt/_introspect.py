@@ -146,7 +146,8 @@ def get_instructions(obj, *, adaptive=True):
     unit = _unit(code)
     if unit is None:
         return []
-    words = unit.code if adaptive else unit.base_code
+    # units keep no copy of their generic code: compiled again for adaptive=False
+    words = unit.code if adaptive else memoryview(_core.generic_code(code)).cast("I")
     positions = list(code.co_positions())
     lines = {}
     for start, _end, line in code.co_lines():
