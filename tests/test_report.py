@@ -620,7 +620,8 @@ def test_stats_json_unwritable_does_not_change_the_ending(tmp_path):
 
 # ---- (d) a report that says what to change ------------------------------------------------------
 
-# bodies.py of the README: vx is an int, dt a float; double() sees floats, then ints, in turn.
+# bodies.py of the README: vx is an int, squared (** has no specialized form), dt a float;
+# double() sees floats, then ints, in turn.
 FIX = '''\
 import json
 import helper
