@@ -87,6 +87,7 @@ def standard_function(name):
     fake = types.ModuleType("pyperf")
     fake.Runner = Runner
     fake.perf_counter = __import__("time").perf_counter
+    fake.python_implementation = lambda: sys.implementation.name   # bm_pickle asks
     sys.modules["pyperf"] = fake
     saved = sys.argv
     sys.argv = [bench.script] + list(bench.args)

@@ -1095,6 +1095,14 @@ finish_inlined_generator(PyThreadState *tstate, _PyInterpreterFrame *gen_frame, 
     pa_clear_frame(tstate, gen_frame);
 }
 
+/* A new PEP 509 tag (ma_version_tag) for a dict the loop writes into itself.  CPython 3.11
+ * takes its tags from a global counter libpython does not export.  Readers of the tag only
+ * compare one they saved with the current one, so a tag needs to be unique, not ordered:
+ * pyadapt's own start at 2^62, which CPython's counter (one per dict mutation, from 0) does
+ * not reach. */
+static uint64_t pa_dict_version = (uint64_t)1 << 62;
+#define PA_NEXT_DICT_VERSION() (++pa_dict_version)
+
 /* ------------------------------------------------------------------------------------ */
 
 /* The CPython offset (in code units) of the pyadapt instruction unit at `p`, from the unit's
@@ -3499,15 +3507,33 @@ dispatch_switch:
                  || cache->index >= (uint32_t)dict->ma_keys->dk_nentries
                  || DK_UNICODE_ENTRIES(dict->ma_keys)[cache->index].me_key != name);
         STAT_HIT();
-        /* through the dict API, so that the dict's version tag moves as PEP 509 says */
         STACK_SHRINK(1);
         PyObject *value = POP();
-        int err = PyDict_SetItem((PyObject *)dict, name, value);
-        Py_DECREF(value);
-        Py_DECREF(owner);
-        if (err < 0) {
-            goto error;
+        PyObject **slot = dict->ma_values != NULL
+                          ? &dict->ma_values->values[cache->index]
+                          : &DK_UNICODE_ENTRIES(dict->ma_keys)[cache->index].me_value;
+        PyObject *old_value = *slot;
+        if (old_value == NULL) {
+            /* the key of a split dict without a value here: an insertion, which also
+             * moves the dict's insertion order; the dict API does it */
+            int err = PyDict_SetItem((PyObject *)dict, name, value);
+            Py_DECREF(value);
+            Py_DECREF(owner);
+            if (err < 0) {
+                goto error;
+            }
+            SKIP_CACHE(pa_cache_store_attr);
+            DISPATCH();
         }
+        /* a replacement in place, as insertdict does it (and 3.11's STORE_ATTR_WITH_HINT):
+         * the new value, the dict tracked if the value may need it, a new PEP 509 tag */
+        *slot = value;
+        if (!_PyObject_GC_IS_TRACKED(dict) && _PyObject_GC_MAY_BE_TRACKED(value)) {
+            PyObject_GC_Track(dict);
+        }
+        dict->ma_version_tag = PA_NEXT_DICT_VERSION();
+        Py_DECREF(old_value);
+        Py_DECREF(owner);
         SKIP_CACHE(pa_cache_store_attr);
         DISPATCH();
     }

@@ -506,6 +506,65 @@ def sa_hint_descriptor_added(n):
     return loop(n, op, lambda: setattr(C, "x", property(lambda self: 1, lambda self, v: None)))
 
 
+def sa_hint_in_place(n):
+    """STORE_ATTR_WITH_HINT replaces the value in the dict's entry itself (no dict API):
+    on a combined __dict__ (attributes added in another order than the class's shared keys
+    allow) and on a split one (o.__dict__ materialized); the attribute deleted mid-loop (the
+    split dict then inserts through the dict API, in insertion order); a container stored
+    into a dict the collector does not track yet (it must then track it)."""
+    import gc
+
+    class C:
+        def __init__(self, first):
+            if first:
+                self.a = 0
+                self.b = 0
+            else:
+                self.b = 0
+                self.a = 0
+    combined = [C(True), C(False)]       # the second order does not fit the shared keys
+    split = C(True)
+    split.__dict__                      # materialized, sharing the class's keys
+    objs = combined + [split]
+    i = [0]
+
+    def op():
+        i[0] += 1
+        out = []
+        for o in objs:
+            o.a = i[0]
+            o.b = (i[0],) if i[0] % 2 else i[0]
+            out.append((list(o.__dict__.items()), gc.is_tracked(o.__dict__)))
+        return out
+
+    def change():
+        for o in objs:
+            del o.a
+    return loop(n, op, change)
+
+
+def sa_hint_dict_version_moves(n):
+    """PEP 509: every store through STORE_ATTR_WITH_HINT gives the dict a tag it never had
+    (read with ctypes: ma_version_tag follows ma_used in PyDictObject)."""
+    import ctypes
+
+    class C:
+        pass
+    o = C()
+    o.__dict__["x"] = 0
+    d = o.__dict__
+    tag = ctypes.c_uint64.from_address(id(d) + 3 * ctypes.sizeof(ctypes.c_void_p))
+    seen = {tag.value}
+
+    def op():
+        o.x = len(seen)
+        new = tag.value
+        fresh = new not in seen
+        seen.add(new)
+        return fresh, o.x
+    return loop(n, op, lambda: None)
+
+
 def sa_slot_replaced(n):
     class S:
         __slots__ = ("a",)
@@ -1136,6 +1195,8 @@ GUARDS = {
     sa_values_property_added: ["STORE_ATTR_INSTANCE_VALUE"],
     sa_values_class_attr_gains_set: [],
     sa_hint_descriptor_added: ["STORE_ATTR_WITH_HINT"],
+    sa_hint_in_place: ["STORE_ATTR_WITH_HINT"],
+    sa_hint_dict_version_moves: ["STORE_ATTR_WITH_HINT"],
     sa_slot_replaced: ["STORE_ATTR_SLOT"],
     sa_slot_setattr_added: ["STORE_ATTR_SLOT"],
     lg_module_rebound_deleted: ["LOAD_GLOBAL_MODULE"],
