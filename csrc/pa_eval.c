@@ -4168,7 +4168,13 @@ dispatch_switch:
         DEOPT_IF(kwnames != NULL || INLINE_REFUSED_UNCOUNTED());
         DEOPT_IF(Py_TYPE(function) != &PyFunction_Type);
         PyFunctionObject *func = (PyFunctionObject *)function;
-        DEOPT_IF(func->func_version != cache->func_version);
+        /* one of up to three functions, all with min_args required parameters (pa_caches.h);
+         * another takes a free slot if the specializer would have chosen this form for it
+         * with the same minimum */
+        uint32_t fv = func->func_version;
+        if (fv != cache->func_version && fv != cache->init_lo && fv != cache->init_hi) {
+            DEOPT_IF(!pa_add_call_py_function(function, this_instr, total_args));
+        }
         PyCodeObject *code = (PyCodeObject *)func->func_code;
         DEOPT_IF(total_args > code->co_argcount || total_args < (int)cache->min_args);
         STAT_HIT();

@@ -173,8 +173,10 @@ pa_code_hash(PyCodeObject *co, int shift)
  * found further on into its home slot, so the first probe decides for hot code. */
 pa_unit *pa_unit_probe(PyCodeObject *co, size_t i);
 
-/* The unit attached to `co`, or NULL (never compiles). */
-static inline pa_unit *
+/* The unit attached to `co`, or NULL (never compiles).  Always inlined: in pa_execute, past
+ * gcc's inlining budget, a plain inline function became a call at every frame entry and
+ * return. */
+static PA_ALWAYS_INLINE pa_unit *
 pa_unit_for_code(PyCodeObject *co)
 {
     size_t i = pa_code_hash(co, pa_units.shift);

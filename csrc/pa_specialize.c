@@ -1032,6 +1032,7 @@ specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwname
             return;
         }
         cache->min_args = (uint32_t)min_args;
+        cache->init_lo = cache->init_hi = fv;       /* no further functions yet */
         success(instr, PA_CALL_PY_WITH_DEFAULTS);
         return;
     }
@@ -1156,11 +1157,22 @@ pa_add_call_py_function(PyObject *callable, uint32_t *instr, int nargs)
 {
     pa_cache_call *cache = (pa_cache_call *)(instr + 1);
     uint32_t first = cache->func_version;
-    uint32_t *slot = cache->min_args == first ? &cache->min_args
+    /* CALL_PY_WITH_DEFAULTS keeps its minimum argument count in min_args */
+    int with_defaults = PA_OPCODE(instr[0]) == PA_CALL_PY_WITH_DEFAULTS;
+    uint32_t *slot = !with_defaults && cache->min_args == first ? &cache->min_args
                      : cache->init_lo == first ? &cache->init_lo
                      : cache->init_hi == first ? &cache->init_hi : NULL;
     if (slot == NULL || Py_TYPE(callable) != &PyFunction_Type) {
-        return 0;                       /* all four slots taken, or not a function */
+        return 0;                       /* all slots taken, or not a function */
+    }
+    if (with_defaults) {
+        /* the form fills missing arguments from the defaults at index i - min_args: the
+         * function must have exactly that many required parameters */
+        PyFunctionObject *func = (PyFunctionObject *)callable;
+        Py_ssize_t ndefaults = func->func_defaults ? PyTuple_GET_SIZE(func->func_defaults) : 0;
+        if (((PyCodeObject *)func->func_code)->co_argcount - ndefaults != (Py_ssize_t)cache->min_args) {
+            return 0;
+        }
     }
     /* the same decision, with the same checks, as a first specialization, on a scratch
      * copy of the instruction in its adaptive form (the counter's backoff kept) */
@@ -1170,8 +1182,23 @@ pa_add_call_py_function(PyObject *callable, uint32_t *instr, int nargs)
     PA_SITE_COUNTER(scratch) = PA_COUNTER_ONLY_BACKOFF(PA_SITE_COUNTER(instr));
     specialize_call(callable, scratch, nargs, NULL, 0);
     uint32_t version = ((pa_cache_call *)(scratch + 1))->func_version;
-    if (PA_OPCODE(scratch[0]) != PA_CALL_PY_EXACT_ARGS || version == 0) {
+    int form = PA_OPCODE(scratch[0]);
+    if (version == 0 || (form != PA_CALL_PY_EXACT_ARGS && form != PA_CALL_PY_WITH_DEFAULTS)) {
         return 0;
+    }
+    if (form == PA_CALL_PY_WITH_DEFAULTS && !with_defaults) {
+        /* a function that takes defaults at a site of functions that took none (as
+         * copy.deepcopy's `copier(x, memo)`): the site becomes CALL_PY_WITH_DEFAULTS for this
+         * function alone, its counter and hits kept; the functions it held join again at
+         * their next call if they have the same number of required parameters.  This call
+         * runs generically (the form running it expects no defaults). */
+        pa_cache_call *made = (pa_cache_call *)(scratch + 1);
+        cache->func_version = made->func_version;
+        cache->min_args = made->min_args;
+        cache->init_lo = made->init_lo;
+        cache->init_hi = made->init_hi;
+        PA_SET_OPCODE(&instr[0], PA_CALL_PY_WITH_DEFAULTS);
+        return 1;
     }
     *slot = version;
     return 1;

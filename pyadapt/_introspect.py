@@ -211,7 +211,7 @@ _MISSING = object()
 # pair's name, and the class attribute it was read from (None: the instruction's co_names
 # entry).  LOAD_ATTR_INSTANCE_VALUE reuses descr_lo/descr_hi, like STORE_ATTR_INSTANCE_VALUE
 # its version_2/version_3, as two more type versions, and CALL_PY_EXACT_ARGS min_args/init_lo/
-# init_hi as three more function versions (_EXTRA_VERSIONS: the field a free slot repeats,
+# init_hi (CALL_PY_WITH_DEFAULTS init_lo/init_hi) as more function versions (_EXTRA_VERSIONS: the field a free slot repeats,
 # what the versions are of, the extra fields): not pointers.
 _POINTER_FORMS = {
     "LOAD_ATTR_CLASS": ("descr", None),
@@ -228,6 +228,7 @@ _EXTRA_VERSIONS = {
     "LOAD_ATTR_INSTANCE_VALUE": ("type_version", "type", ("descr_lo", "descr_hi")),
     "STORE_ATTR_INSTANCE_VALUE": ("type_version", "type", ("version_2", "version_3")),
     "CALL_PY_EXACT_ARGS": ("func_version", "function", ("min_args", "init_lo", "init_hi")),
+    "CALL_PY_WITH_DEFAULTS": ("func_version", "function", ("init_lo", "init_hi")),
 }
 
 

@@ -968,6 +968,72 @@ def call_py_polymorphic(n):
     return out
 
 
+def call_py_polymorphic_defaults(n):
+    # one site calling functions that take all their arguments and functions that fill the
+    # rest from their defaults (copy.deepcopy's `copier(x, memo)`); then defaults removed,
+    # too short for the call, and a function taking *args at the site
+    def atomic(x, memo):
+        return ("atomic", x)
+    def seq(x, memo, tag="seq"):
+        return (tag, x)
+    def mapping(x, memo, tag="map", extra=1):
+        return (tag, x, extra)
+    table = [seq, atomic, mapping]
+    def op():
+        return [f(i, None) for i, f in enumerate(table)]
+    out = loop(n, op, lambda: setattr(seq, "__defaults__", None))
+    seq.__defaults__ = ("seq",)
+    out += loop(n, op, lambda: setattr(mapping, "__defaults__", ("one",)))
+    mapping.__defaults__ = ("map", 2)
+    out += loop(n, op, lambda: table.append(lambda x, memo, *rest: ("star", x, rest)))
+    return out
+
+
+def call_py_defaults_varying_receiver(n):
+    # CALL_PY_WITH_DEFAULTS holding functions of the same minimum, at a site whose argument
+    # count changes: `o.m(1)` with m a method (self and one argument) and then a function
+    # stored on the instance (one argument): the defaults fill what is missing either way
+    def m(self_or_x, x=10, y=20):
+        return ("m", x, y)
+    def plain(a, b=1, c=2):
+        return ("plain", a, b, c)
+    class K:
+        pass
+    K.m = m
+    o = K()
+    out = loop(n, lambda: o.m(1), lambda: setattr(o, "m", m))
+    out += loop(n, lambda: o.m(1), lambda: setattr(o, "m", plain))
+    return out
+
+
+def test_call_site_holds_functions_with_and_without_defaults():
+    """One call site calling a function that takes all its arguments and two that fill the
+    rest from their defaults, with the same number of required parameters (copy.deepcopy's
+    `copier(x, memo)`): whichever it met first, once warm every call runs inline, with no
+    miss (a site of functions without defaults becomes CALL_PY_WITH_DEFAULTS at the first
+    function with defaults)."""
+    def atomic(x, memo):
+        return x
+    def seq(x, memo, tag=1):
+        return x + tag
+    def mapping(x, memo, tag=2, extra=3):
+        return x + tag + extra
+    for table in ([seq, atomic, mapping], [atomic, seq, mapping]):
+        def run(n):
+            t = 0
+            for i in range(n):
+                for f in table:
+                    t += f(i, None)
+            return t
+        pyadapt.configure(specialize=True, warmup=2)
+        pyadapt.run(run, 10)
+        pyadapt.reset_stats()
+        assert pyadapt.run(run, 100) == run(100)
+        st = pyadapt.stats()["specialized"]
+        assert st["CALL_PY_WITH_DEFAULTS"]["hits"] == 300, (table, st)
+        assert st["CALL_PY_WITH_DEFAULTS"]["misses"] == 0
+
+
 def call_py_class_guards(n):
     class C:
         def __init__(self, a):
@@ -1224,6 +1290,8 @@ GUARDS = {
     call_py_code_and_defaults: ["CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS"],
     call_py_callable_replaced: ["CALL_PY_EXACT_ARGS"],
     call_py_polymorphic: ["CALL_PY_EXACT_ARGS"],
+    call_py_polymorphic_defaults: ["CALL_PY_WITH_DEFAULTS"],
+    call_py_defaults_varying_receiver: ["CALL_PY_WITH_DEFAULTS"],
     call_py_class_guards: ["CALL_PY_CLASS"],
     call_py_class_init_code_replaced: ["CALL_PY_CLASS"],
     call_py_class_abstract: ["CALL_PY_CLASS"],

@@ -623,14 +623,16 @@ def dyn_builtin_rebound(n):
 
 
 def dyn_code_and_defaults_replaced(n):
+    # each change gives f a new version, which the site takes into a free slot (a
+    # polymorphic site holds three functions of one minimum): the later versions miss
     def f(a, b=1):
         return a + b
     def g(a, b=1):
         return a * b
     t = 0
     for i in range(n):
-        if i == n // 3:
-            f.__defaults__ = (10,)
+        if i % (n // 8) == 0 and i:
+            f.__defaults__ = (i,)
         if i == 2 * n // 3:
             f.__code__ = g.__code__
         t += f(i)
