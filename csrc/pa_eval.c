@@ -1300,11 +1300,13 @@ const int pa_counts_instructions = 0;
 #define LOCALS()   (frame->f_locals)
 
 /* Load the per-frame registers from `frame`, but next_instr. */
-#define LOAD_UNIT_STATE() \
+#define LOAD_UNIT_STATE() LOAD_UNIT_STATE_OF(pa_unit_for_code(frame->f_code))
+/* The same, given the unit of frame's code. */
+#define LOAD_UNIT_STATE_OF(frame_unit) \
     do { \
         PyCodeObject *co_ = frame->f_code; \
-        unit = pa_unit_for_code(co_); \
-        PA_ASSERT(unit != NULL && unit->reject_reason == 0); \
+        unit = (frame_unit); \
+        PA_ASSERT(unit != NULL && unit->reject_reason == 0 && unit == pa_unit_for_code(co_)); \
         code_base = unit->code; \
         to_cpy_delta = (intptr_t)((uintptr_t)unit->to_cpy - (uintptr_t)code_base); \
         cpy_base = _PyCode_CODE(co_); \
@@ -1329,7 +1331,8 @@ const int pa_counts_instructions = 0;
     } while (0)
 
 PyObject *
-pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
+pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag,
+           pa_unit *entry_unit)
 {
 #if PA_USE_COMPUTED_GOTOS
     /* every slot defaults to unknown_opcode, then each instruction overrides its own */
@@ -1381,10 +1384,15 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
             tstate->recursion_remaining--;
             goto exit_unwind;
         }
-        pa_unit_for_code(frame->f_code)->entries++;
+        entry_unit->entries++;
         pa_stats.frames++;
         goto resume_with_error;
     }
+    /* the entry frame, whose unit the hook has looked up already */
+    ENTER_RECURSION_LEVEL();
+    LOAD_UNIT_STATE_OF(entry_unit);
+    next_instr = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame) + 1];
+    goto frame_started;
 
 start_frame:
     /* a frame entered or resumed: it continues after its last instruction */

@@ -272,7 +272,7 @@ pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
         return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
     }
     tls_depth++;
-    PyObject *res = pa_execute(tstate, frame, throwflag);
+    PyObject *res = pa_execute(tstate, frame, throwflag, u);
     tls_depth--;
     return res;
 }

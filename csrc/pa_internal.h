@@ -223,7 +223,9 @@ pa_unit *pa_get_or_compile(PyCodeObject *co);         /* compile on first sight 
                                                           cold); never NULL-with-error */
 
 /* ---- the loop ---- */
-PyObject *pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag);
+/* Evaluate `frame`, whose code's compiled unit is `unit` (csrc/pa_eval.c). */
+PyObject *pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag,
+                     pa_unit *unit);
 extern int pa_hook_installed;
 void pa_count_fallback(int reason);
 /* pyadapt's PEP 523 frame-evaluation function (csrc/pa_hook.c). */
