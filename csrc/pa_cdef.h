@@ -45,8 +45,23 @@ extern const pa_opstack pa_opstack_table[256];
 #define PA_ARG_FUNCTION_FLAGS 16
 #define PA_ARG_FORMAT 17
 #define PA_ARG_CALL_EX 18
-#define PA_NUM_ARG_KINDS 19
-extern const char *const pa_arg_names[19];
+#define PA_ARG_INTRINSIC_1 19
+#define PA_ARG_INTRINSIC_2 20
+#define PA_ARG_SUPER 21
+#define PA_NUM_ARG_KINDS 22
+/* The intrinsics of CALL_INTRINSIC_1 and _2 (CPython 3.12's numbering); those pyadapt does
+ * not run (PEP 695's typing intrinsics) are past the decoder's arg_limit: the code object
+ * runs natively. */
+#define PA_INTRINSIC1_PRINT 1
+#define PA_INTRINSIC1_IMPORT_STAR 2
+#define PA_INTRINSIC1_STOPITERATION_ERROR 3
+#define PA_INTRINSIC1_ASYNC_GEN_WRAP 4
+#define PA_INTRINSIC1_UNARY_POSITIVE 5
+#define PA_INTRINSIC1_LIST_TO_TUPLE 6
+#define PA_INTRINSIC1_COUNT 7
+#define PA_INTRINSIC2_PREP_RERAISE_STAR 1
+#define PA_INTRINSIC2_COUNT 2
+extern const char *const pa_arg_names[22];
 /* Net stack effect of instruction `op` with `oparg`, the jump taken (jump=1) or not. */
 int pa_stack_effect(int op, int oparg, int jump);
 
@@ -152,6 +167,14 @@ typedef struct {
     uint8_t pa_op;           /* PA_DK_OP: the pyadapt opcode */
     uint8_t ncache;          /* CPython inline cache entries after the opcode */
     int8_t jump;             /* relative jump: +1 forward, -1 backward, 0 none */
+    uint8_t alt_op;          /* if not 0: the pyadapt opcode when bit 0 of the oparg is set
+                              * (3.12's LOAD_ATTR: a method load is LOAD_METHOD) */
+    uint8_t arg_shift;       /* pyadapt's oparg is CPython's shifted right by this many bits
+                              * (after alt_op read bit 0; 3.12's COMPARE_OP: 4) */
+    int8_t jump_extra;       /* code units added to a jump's target (3.12's FOR_ITER jumps
+                              * past the END_FOR its exhaustion target names) */
+    uint8_t arg_limit;       /* if not 0: an oparg (after the shift) at or past it has no
+                              * pyadapt meaning, and the compiler rejects the code object */
 } pa_decode_entry;
 extern pa_decode_entry pa_decoder[256];
 extern int pa_decoder_ready;

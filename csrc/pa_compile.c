@@ -7,9 +7,11 @@
  * about 30x cheaper than the Python compiler it replaced (docs/architecture.md).
  *
  * What is version-specific about CPython's bytecode is data, not code: pa_decoder[] says for
- * each CPython opcode which pyadapt instruction it lowers to, how many inline cache entries
- * follow it and which way a relative jump goes.  pyadapt/_compiler.py fills it at import
- * from the running interpreter's own `opcode` module (the decoder of that version); this
+ * each CPython opcode which pyadapt instruction it lowers to (another one when bit 0 of the
+ * oparg is set, and how far the oparg shifts: 3.12's LOAD_ATTR and COMPARE_OP), how many
+ * inline cache entries follow it and which way a relative jump goes.  The decoder of the
+ * running version (pyadapt/_decode3XX.py) fills it at import from that interpreter's own
+ * `opcode` module; this
  * file only walks the code units, which are laid out alike in 3.11, 3.12 and 3.13 (2-byte
  * units, EXTENDED_ARG prefixes, CACHE entries after the instruction, jumps relative to the
  * end of the instruction, the varint exception table).
@@ -34,7 +36,8 @@ typedef struct {
     int start;               /* its first unit (first EXTENDED_ARG) */
     int offset;              /* the unit of its opcode: what f_lasti shows */
     int end;                 /* the unit after its caches */
-    uint32_t arg;
+    uint32_t arg;            /* pyadapt's oparg (before jump targets are resolved) */
+    int op;                  /* pyadapt's opcode (kind PA_DK_OP) */
     const pa_decode_entry *d;
 } pa_reader;
 
@@ -67,7 +70,12 @@ read_instruction(pa_reader *r, const char **err)
         }
         r->offset = r->i;
         r->end = r->i + 1 + d->ncache;
-        r->arg = arg;
+        r->op = d->alt_op != 0 && (arg & 1) ? d->alt_op : d->pa_op;
+        r->arg = arg >> d->arg_shift;
+        if (d->arg_limit != 0 && r->arg >= d->arg_limit) {
+            *err = "an oparg pyadapt has no instruction for (a typing intrinsic)";
+            return -1;
+        }
         r->d = d;
         r->i = r->end;
         if (r->end > r->n) {
@@ -217,7 +225,7 @@ pa_compile_generic(PyCodeObject *co, const char **err)
     int ncode = 0, rc;
     while ((rc = read_instruction(&r, err)) > 0) {
         if (r.d->kind == PA_DK_OP) {
-            ncode += 1 + pa_opinfo_table[r.d->pa_op].ncache;
+            ncode += 1 + pa_opinfo_table[r.op].ncache;
         }
     }
     if (rc < 0) {
@@ -238,7 +246,7 @@ pa_compile_generic(PyCodeObject *co, const char **err)
             u->from_cpy[off] = (uint32_t)pos;
         }
         if (r.d->kind == PA_DK_OP) {
-            pos += 1 + pa_opinfo_table[r.d->pa_op].ncache;
+            pos += 1 + pa_opinfo_table[r.op].ncache;
         }
     }
     u->from_cpy[ncpy] = (uint32_t)ncode;
@@ -250,11 +258,11 @@ pa_compile_generic(PyCodeObject *co, const char **err)
         if (r.d->kind != PA_DK_OP) {
             continue;
         }
-        int op = r.d->pa_op;
+        int op = r.op;
         uint32_t arg = r.arg;
         if (pa_opinfo_table[op].arg == PA_ARG_JUMP) {
-            int64_t target = r.d->jump > 0 ? (int64_t)r.end + arg
-                           : r.d->jump < 0 ? (int64_t)r.end - arg : -1;
+            int64_t target = r.d->jump > 0 ? (int64_t)r.end + arg + r.d->jump_extra
+                           : r.d->jump < 0 ? (int64_t)r.end - arg + r.d->jump_extra : -1;
             if (target < 0 || target > ncpy) {
                 *err = "bad jump target";
                 goto fail;

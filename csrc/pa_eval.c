@@ -3,12 +3,13 @@
  * pa_execute() evaluates one CPython _PyInterpreterFrame with pyadapt's instructions (the
  * unit the compiler attached to the frame's code object).  Python-to-Python calls push the
  * callee's frame on the thread's frame stack and continue in this same C loop, as
- * CPython 3.11's own loop does, so recursion depth is bounded by the recursion limit and
- * not by the C stack.
+ * CPython's own loop does, so recursion depth is bounded by the recursion limit and not by
+ * the C stack.  What differs between CPython versions (frame fields, the thread state,
+ * generators, object layouts) is reached through the version seam (pa_seam3XX.h).
  *
  * The frame stays CPython's: locals and the value stack live in frame->localsplus, and
- * frame->prev_instr holds the CPython offset of the instruction being executed (from
- * unit->to_cpy) whenever anything can look at it, so tracebacks, f_lineno, f_lasti,
+ * its last instruction (PA_FRAME_SET_LAST_INSTR) holds the CPython offset of the
+ * instruction being executed (from unit->to_cpy) whenever anything can look at it, so tracebacks, f_lineno, f_lasti,
  * sys._getframe(), tracemalloc and generator introspection see exactly what they see
  * natively.  "Whenever anything can look" is not "at every instruction": see TARGET and
  * PURE_TARGET below.
@@ -70,7 +71,7 @@ format_exc_unbound(PyThreadState *tstate, PyCodeObject *co, int oparg)
         return;
     }
     PyObject *name = PyTuple_GET_ITEM(co->co_localsplusnames, oparg);
-    if (oparg < co->co_nplaincellvars + co->co_nlocals) {
+    if (oparg < co->co_nlocalsplus - co->co_nfreevars) {     /* a local or a cell, not a free variable */
         format_exc_check_arg(tstate, PyExc_UnboundLocalError, UNBOUNDLOCAL_ERROR_MSG, name);
     }
     else {
@@ -302,7 +303,7 @@ static int
 gen_is_coroutine(PyObject *o)
 {
     return PyGen_CheckExact(o)
-        && (((PyGenObject *)o)->gi_code->co_flags & CO_ITERABLE_COROUTINE);
+        && (PA_GEN_CODE((PyGenObject *)o)->co_flags & CO_ITERABLE_COROUTINE);
 }
 
 /* The iterator `await o` drives (CPython's _PyCoro_GetAwaitableIter). */
@@ -333,22 +334,6 @@ get_awaitable_iter(PyObject *o)
     PyErr_Format(PyExc_TypeError, "object %.100s can't be used in 'await' expression",
                  ot->tp_name);
     return NULL;
-}
-
-/* What a coroutine is currently awaiting, or NULL (CPython's _PyGen_yf). New reference. */
-static PyObject *
-gen_yielding_from(PyGenObject *gen)
-{
-    if (gen->gi_frame_state >= FRAME_CLEARED || gen->gi_frame_state == FRAME_CREATED) {
-        return NULL;
-    }
-    _PyInterpreterFrame *f = (_PyInterpreterFrame *)gen->gi_iframe;
-    _Py_CODEUNIT next = f->prev_instr[1];
-    int op = _Py_OPCODE(next);
-    if ((op != RESUME && op != RESUME_QUICK) || _Py_OPARG(next) < 2) {
-        return NULL;
-    }
-    return Py_NewRef(f->localsplus[f->stacktop - 1]);
 }
 
 typedef struct {
@@ -383,7 +368,7 @@ import_name(PyThreadState *tstate, _PyInterpreterFrame *frame,
         return NULL;
     }
     PyObject *locals = frame->f_locals;
-    if (import_func == tstate->interp->import_func) {
+    if (import_func == PA_INTERP_IMPORT_FUNC(tstate->interp)) {
         int ilevel = _PyLong_AsInt(level);
         if (ilevel == -1 && _PyErr_Occurred(tstate)) {
             return NULL;
@@ -580,31 +565,6 @@ static binaryfunc binary_ops[] = {
     PyNumber_InPlaceRshift, PyNumber_InPlaceSubtract, PyNumber_InPlaceTrueDivide,
     PyNumber_InPlaceXor,
 };
-
-/* Honour the eval breaker: signals and pending calls, a request to drop the GIL, an
- * asynchronous exception (CPython's eval_frame_handle_pending is static). */
-static int
-handle_pending(PyThreadState *tstate)
-{
-    PyInterpreterState *interp = tstate->interp;
-    struct _ceval_state *ceval2 = &interp->ceval;
-    if (Py_MakePendingCalls() < 0) {
-        return -1;
-    }
-    if (_Py_atomic_load_relaxed(&ceval2->gil_drop_request)) {
-        PyThreadState *saved = PyEval_SaveThread();
-        PyEval_RestoreThread(saved);
-    }
-    if (tstate->async_exc != NULL) {
-        PyObject *exc = tstate->async_exc;
-        tstate->async_exc = NULL;
-        ceval2->pending.async_exc = 0;
-        _PyErr_SetNone(tstate, exc);
-        Py_DECREF(exc);
-        return -1;
-    }
-    return 0;
-}
 
 /* ---- argument binding for inlined calls (CPython 3.11's initialize_locals) ---- */
 
@@ -906,57 +866,131 @@ kw_fail:
 }
 
 
-/* ---- tracing events pyadapt emits itself (CPython's call_trace / call_exc_trace) ---- */
-
-/* A debugger's f_trace was set on a frame running here, and an exception arrives: the
- * 'exception' event (and 'return' if it leaves the frame), before CPython's loop takes over
- * at the handler (see `handover`). */
-static int
-call_trace(PyThreadState *tstate, _PyInterpreterFrame *frame, int what, PyObject *arg)
+/* mapping[name] as LOAD_NAME looks it up: a new reference; NULL with no exception set if the
+ * mapping has no such key, NULL with one set on error. */
+static PyObject *
+mapping_lookup(PyThreadState *tstate, PyObject *mapping, PyObject *name)
 {
-    if (tstate->tracing || tstate->c_tracefunc == NULL) {
-        return 0;
+    if (PyDict_CheckExact(mapping)) {
+        return Py_XNewRef(PyDict_GetItemWithError(mapping, name));
     }
-    PyFrameObject *f = pa_frame_object(tstate, frame);
-    if (f == NULL) {
-        return -1;
+    PyObject *v = PyObject_GetItem(mapping, name);
+    if (v == NULL && _PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
+        _PyErr_Clear(tstate);
     }
-    int old_what = tstate->tracing_what;
-    tstate->tracing_what = what;
-    PyThreadState_EnterTracing(tstate);
-    f->f_lineno = PyCode_Addr2Line(frame->f_code,
-                                   _PyInterpreterFrame_LASTI(frame) * (int)sizeof(_Py_CODEUNIT));
-    int result = tstate->c_tracefunc(tstate->c_traceobj, f, what, arg);
-    f->f_lineno = 0;
-    PyThreadState_LeaveTracing(tstate);
-    tstate->tracing_what = old_what;
-    return result;
+    return v;
 }
 
-static void
-call_exc_trace(PyThreadState *tstate, _PyInterpreterFrame *frame)
+/* LOAD_NAME's look-up: `mapping` (the frame's locals, or the mapping 3.12's
+ * LOAD_FROM_DICT_OR_GLOBALS pops), then the globals, then the builtins; NameError if none has
+ * `name`.  A new reference, or NULL with an exception set. */
+static PyObject *
+load_from_mapping_or_globals(PyThreadState *tstate, _PyInterpreterFrame *frame,
+                             PyObject *mapping, PyObject *name)
 {
-    PyObject *type, *value, *tb;
-    _PyErr_Fetch(tstate, &type, &value, &tb);
+    PyObject *v = mapping_lookup(tstate, mapping, name);
+    if (v != NULL || _PyErr_Occurred(tstate)) {
+        return v;
+    }
+    v = PyDict_GetItemWithError(frame->f_globals, name);
+    if (v != NULL) {
+        return Py_NewRef(v);
+    }
+    if (_PyErr_Occurred(tstate)) {
+        return NULL;
+    }
+    if (PyDict_CheckExact(frame->f_builtins)) {
+        v = PyDict_GetItemWithError(frame->f_builtins, name);
+        if (v == NULL && !_PyErr_Occurred(tstate)) {
+            format_exc_check_arg(tstate, PyExc_NameError, NAME_ERROR_MSG, name);
+        }
+        return Py_XNewRef(v);
+    }
+    v = PyObject_GetItem(frame->f_builtins, name);
+    if (v == NULL && _PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
+        format_exc_check_arg(tstate, PyExc_NameError, NAME_ERROR_MSG, name);
+    }
+    return v;
+}
+
+/* LOAD_CLASSDEREF's look-up (3.12's LOAD_FROM_DICT_OR_DEREF): `mapping`[the name of cell
+ * `oparg`], else the cell's contents.  A new reference, or NULL with an exception set. */
+static PyObject *
+load_from_mapping_or_deref(PyThreadState *tstate, _PyInterpreterFrame *frame,
+                           PyObject *mapping, int oparg)
+{
+    PyObject *name = PyTuple_GET_ITEM(PA_FRAME_CODE(frame)->co_localsplusnames, oparg);
+    PyObject *value = mapping_lookup(tstate, mapping, name);
+    if (value != NULL || _PyErr_Occurred(tstate)) {
+        return value;
+    }
+    value = PyCell_GET(frame->localsplus[oparg]);
     if (value == NULL) {
-        value = Py_NewRef(Py_None);
+        format_exc_unbound(tstate, PA_FRAME_CODE(frame), oparg);
+        return NULL;
     }
-    _PyErr_NormalizeException(tstate, &type, &value, &tb);
-    PyObject *arg = PyTuple_Pack(3, type, value, tb != NULL ? tb : Py_None);
-    if (arg == NULL) {
-        _PyErr_Restore(tstate, type, value, tb);
-        return;
+    return Py_NewRef(value);
+}
+
+/* PRINT_EXPR (3.12: INTRINSIC_PRINT): sys.displayhook(value); its result or NULL. */
+static PyObject *
+print_expr(PyThreadState *tstate, PyObject *value)
+{
+    PyObject *hook = _PySys_GetAttr(tstate, &_Py_ID(displayhook));
+    if (hook == NULL) {
+        _PyErr_SetString(tstate, PyExc_RuntimeError, "lost sys.displayhook");
+        return NULL;
     }
-    int err = call_trace(tstate, frame, PyTrace_EXCEPTION, arg);
-    Py_DECREF(arg);
-    if (err == 0) {
-        _PyErr_Restore(tstate, type, value, tb);
+    return PyObject_CallOneArg(hook, value);
+}
+
+/* IMPORT_STAR (3.12: INTRINSIC_IMPORT_STAR): from `from` import * into the frame's locals;
+ * 0 or -1. */
+static int
+import_star(PyThreadState *tstate, _PyInterpreterFrame *frame, PyObject *from)
+{
+    PyFrameObject *f = pa_frame_object(tstate, frame);
+    if (f == NULL || PyFrame_FastToLocalsWithError(f) < 0) {
+        return -1;
     }
-    else {
-        Py_XDECREF(type);
-        Py_XDECREF(value);
-        Py_XDECREF(tb);
+    PyObject *locals = frame->f_locals;
+    if (locals == NULL) {
+        _PyErr_SetString(tstate, PyExc_SystemError, "no locals found during 'import *'");
+        return -1;
     }
+    int err = import_all_from(tstate, locals, from);
+    PyFrame_LocalsToFast(f, 0);
+    return err;
+}
+
+/* 3.12's INTRINSIC_STOPITERATION_ERROR, at the handler its compiler wraps around a generator's
+ * or coroutine's body: a StopIteration (or an async generator's StopAsyncIteration) leaving
+ * the body becomes a RuntimeError caused by it; any other exception passes.  New reference. */
+static PyObject *
+stopiteration_error(PyThreadState *tstate, _PyInterpreterFrame *frame, PyObject *exc)
+{
+    int flags = PA_FRAME_CODE(frame)->co_flags;
+    const char *msg = NULL;
+    if (PyErr_GivenExceptionMatches(exc, PyExc_StopIteration)) {
+        msg = flags & CO_ASYNC_GENERATOR ? "async generator raised StopIteration"
+              : flags & CO_COROUTINE ? "coroutine raised StopIteration"
+              : "generator raised StopIteration";
+    }
+    else if ((flags & CO_ASYNC_GENERATOR)
+             && PyErr_GivenExceptionMatches(exc, PyExc_StopAsyncIteration)) {
+        msg = "async generator raised StopAsyncIteration";
+    }
+    if (msg == NULL) {
+        return Py_NewRef(exc);
+    }
+    PyObject *error = PyObject_CallFunction(PyExc_RuntimeError, "s", msg);
+    (void)tstate;
+    if (error == NULL) {
+        return NULL;
+    }
+    PyException_SetCause(error, Py_NewRef(exc));
+    PyException_SetContext(error, Py_NewRef(exc));
+    return error;
 }
 
 /* ---- helpers of the specialized forms ---- */
@@ -998,7 +1032,7 @@ push_frame_with_args(PyThreadState *tstate, PyFunctionObject *func, PyObject **a
         }
         return NULL;
     }
-    _PyFrame_InitializeSpecials(new_frame, func, NULL, code->co_nlocalsplus);
+    PA_FRAME_INIT_SPECIALS(new_frame, func, NULL, code);
     for (int i = 0; i < nargs; i++) {
         new_frame->localsplus[i] = args[i];
     }
@@ -1008,12 +1042,8 @@ push_frame_with_args(PyThreadState *tstate, PyFunctionObject *func, PyObject **a
     return new_frame;
 }
 
-/* Small ints (at most one 30-bit digit) as C longs. */
-#define IS_SMALL_INT(o) ((size_t)(Py_SIZE(o) + 1) <= 2)
-#define SMALL_INT_VALUE(o) ((long)Py_SIZE(o) * (long)((PyLongObject *)(o))->ob_digit[0])
-
 /* A float result, reusing an operand the stack holds the only reference to; only a new
- * float allocates, so only that path syncs prev_instr (the handlers are PURE_TARGETs; an
+ * float allocates, so only that path syncs the last instruction (the handlers are PURE_TARGETs; an
  * exact float's deallocation runs no Python code). */
 #define FLOAT_RESULT(RES, LEFT, RIGHT, VALUE) \
     do { \
@@ -1036,7 +1066,7 @@ push_frame_with_args(PyThreadState *tstate, PyFunctionObject *func, PyObject **a
     } while (0)
 
 /* An int result: a cached small int needs no allocation, so only other values sync
- * prev_instr (for tracemalloc: the handlers are PURE_TARGETs). */
+ * the last instruction (for tracemalloc: the handlers are PURE_TARGETs). */
 #define INT_RESULT(RES, VALUE) \
     do { \
         long v_ = (VALUE); \
@@ -1076,49 +1106,22 @@ compare_doubles(double a, double b, int op)
     }
 }
 
-/* The generator frame that just returned or raised inside pyadapt's loop is done: what
- * gen_send_ex2 does after its eval call. */
-static void
-finish_inlined_generator(PyThreadState *tstate, _PyInterpreterFrame *gen_frame, int raised)
-{
-    PyGenObject *gen = _PyFrame_GetGenerator(gen_frame);
-    tstate->exc_info = gen->gi_exc_state.previous_item;
-    gen->gi_exc_state.previous_item = NULL;
-    gen_frame->previous = NULL;
-    if (raised && PyErr_ExceptionMatches(PyExc_StopIteration)) {
-        const char *msg = PyCoro_CheckExact(gen) ? "coroutine raised StopIteration"
-                                                 : "generator raised StopIteration";
-        _PyErr_FormatFromCause(PyExc_RuntimeError, "%s", msg);
-    }
-    Py_CLEAR(gen->gi_exc_state.exc_value);
-    gen->gi_frame_state = FRAME_CLEARED;
-    pa_clear_frame(tstate, gen_frame);
-}
-
-/* A new PEP 509 tag (ma_version_tag) for a dict the loop writes into itself.  CPython 3.11
- * takes its tags from a global counter libpython does not export.  Readers of the tag only
- * compare one they saved with the current one, so a tag needs to be unique, not ordered:
- * pyadapt's own start at 2^62, which CPython's counter (one per dict mutation, from 0) does
- * not reach. */
-static uint64_t pa_dict_version = (uint64_t)1 << 62;
-#define PA_NEXT_DICT_VERSION() (++pa_dict_version)
-
 /* ------------------------------------------------------------------------------------ */
 
 /* The CPython offset (in code units) of the pyadapt instruction unit at `p`, from the unit's
  * to_cpy table: the table is indexed like the code, so an entry sits at a fixed byte distance
  * (to_cpy_delta) from its instruction and costs one load, with no index arithmetic. */
 #define CPY_OFFSET(p) (*(const uint32_t *)((uintptr_t)(p) + (uintptr_t)to_cpy_delta))
-/* frame->prev_instr := the instruction being executed (this_instr). */
-#define SYNC_LASTI() (frame->prev_instr = cpy_base + CPY_OFFSET(this_instr))
+/* The frame's last instruction := the instruction being executed (this_instr). */
+#define SYNC_LASTI() PA_FRAME_SET_LAST_INSTR(frame, cpy_base + CPY_OFFSET(this_instr))
 
 /* Each handler is both a case and a label, so adaptive forms can jump to the generic
  * handler of their family in either dispatch mode.
  *
- * TARGET handlers start by writing frame->prev_instr.  PURE_TARGET handlers do not: they run
+ * TARGET handlers start by writing the frame's last instruction.  PURE_TARGET handlers do not: they run
  * no code but their own until they dispatch -- no Python code, no allocation (tracemalloc
  * reads the line of every allocation), no call that could release the GIL or raise -- so
- * nothing can see a stale prev_instr while they run.  Their ways out of that rule write it
+ * nothing can see a stale one while they run.  Their ways out of that rule write it
  * first: DECREF_SYNC when a decref may free an object (its __del__ or a weakref callback
  * may run), SYNC_LASTI before a slow path that calls out, and the shared labels they jump to
  * (handle_eval_breaker, unbound_local_error; a failed guard runs the family's generic
@@ -1210,7 +1213,7 @@ const int pa_counts_instructions = 0;
         goto TARGET_##FAMILY; \
     } while (0)
 #define JUMPTO(target) (next_instr = code_base + (target))
-#define EVAL_BREAKER() _Py_atomic_load_relaxed(&tstate->interp->ceval.eval_breaker)
+#define EVAL_BREAKER() PA_EVAL_BREAKER(tstate)
 #define CHECK_EVAL_BREAKER() \
     do { if (EVAL_BREAKER()) { goto handle_eval_breaker; } } while (0)
 /* A jump to `target`; backward jumps give signals and other threads their chance. */
@@ -1243,12 +1246,12 @@ const int pa_counts_instructions = 0;
  * through _PyEval_EvalFrame as it would natively (see pa_foreign_eval_frame).  The test
  * of the slot is one load and compare on the hot path. */
 #define INLINE_REFUSED() \
-    (cframe.use_tracing \
+    (PA_LOOP_TRACING(tstate, cframe) \
      || (interp->eval_frame != pa_eval_frame && pa_foreign_eval_frame(interp, 1)))
 /* The same, for a specialized CALL form whose miss runs the generic CALL (which counts
  * the fallback). */
 #define INLINE_REFUSED_UNCOUNTED() \
-    (cframe.use_tracing \
+    (PA_LOOP_TRACING(tstate, cframe) \
      || (interp->eval_frame != pa_eval_frame && pa_foreign_eval_frame(interp, 0)))
 
 /* Continue in `new_frame` (already holding its arguments); the caller shows f_lasti at
@@ -1258,23 +1261,29 @@ const int pa_counts_instructions = 0;
 #define ENTER_INLINE_FRAME(new_frame, last_cache) \
     do { \
         _PyFrame_SetStackPointer(frame, stack_pointer); \
-        frame->prev_instr = cpy_base + CPY_OFFSET(this_instr) + (last_cache); \
+        PA_FRAME_SET_LAST_INSTR(frame, cpy_base + CPY_OFFSET(this_instr) + (last_cache)); \
         (new_frame)->previous = frame; \
-        frame = cframe.current_frame = (new_frame); \
+        frame = (new_frame); \
+        PA_LOOP_SET_CURRENT(cframe, frame); \
         pa_stats.inlined_calls++; \
         goto start_new_frame; \
     } while (0)
 #define PA_CACHED_PTR(cache) \
     ((PyObject *)(uintptr_t)(((uint64_t)(cache)->descr_hi << 32) | (cache)->descr_lo))
 
+/* Tracing is on and CPython's loop can take this frame over: the entry frame, or one on the
+ * thread's frame stack (a generator run inline goes back to its caller first). */
+#define TRACING_CAN_HAND_OVER() \
+    (PA_LOOP_TRACING(tstate, cframe) \
+     && (frame == entry_frame || frame->owner == FRAME_OWNED_BY_THREAD))
 /* Tracing or profiling switched on by code this frame called (sys.settrace, pdb,
  * cProfile): CPython's loop finishes the frame, with the events (see `handover`).  The
- * frame must be resumable by CPython: prev_instr at the last unit of the instruction that
+ * frame must be resumable by CPython: its last instruction at the last unit of the instruction that
  * just completed. */
 #define HANDOVER_IF_TRACING(last_unit) \
     do { \
-        if (cframe.use_tracing && (frame->is_entry || frame->owner == FRAME_OWNED_BY_THREAD)) { \
-            frame->prev_instr = cpy_base + CPY_OFFSET(this_instr) + (last_unit); \
+        if (TRACING_CAN_HAND_OVER()) { \
+            PA_FRAME_SET_LAST_INSTR(frame, cpy_base + CPY_OFFSET(this_instr) + (last_unit)); \
             goto handover; \
         } \
     } while (0)
@@ -1300,11 +1309,11 @@ const int pa_counts_instructions = 0;
 #define LOCALS()   (frame->f_locals)
 
 /* Load the per-frame registers from `frame`, but next_instr. */
-#define LOAD_UNIT_STATE() LOAD_UNIT_STATE_OF(pa_unit_for_code(frame->f_code))
+#define LOAD_UNIT_STATE() LOAD_UNIT_STATE_OF(pa_unit_for_code(PA_FRAME_CODE(frame)))
 /* The same, given the unit of frame's code. */
 #define LOAD_UNIT_STATE_OF(frame_unit) \
     do { \
-        PyCodeObject *co_ = frame->f_code; \
+        PyCodeObject *co_ = PA_FRAME_CODE(frame); \
         unit = (frame_unit); \
         PA_ASSERT(unit != NULL && unit->reject_reason == 0 && unit == pa_unit_for_code(co_)); \
         code_base = unit->code; \
@@ -1324,10 +1333,27 @@ const int pa_counts_instructions = 0;
 /* A frame's first entry costs a level of the recursion limit, as natively. */
 #define ENTER_RECURSION_LEVEL() \
     do { \
-        if (_Py_EnterRecursiveCallTstate(tstate, "")) { \
-            tstate->recursion_remaining--; \
+        if (pa_enter_py_level(tstate)) { \
             goto exit_unwind; \
         } \
+    } while (0)
+
+/* Leave the loop with `result`, unlinking it from the thread; the entry frame is as the
+ * hook's caller expects it. */
+#define LEAVE_LOOP(result) \
+    do { \
+        pa_loop_leave(tstate, &cframe); \
+        pa_stats.instructions += ninstr; \
+        return (result); \
+    } while (0)
+/* The entry frame returned (`result`) or raised (NULL): leave the loop, and finish the frame
+ * as the version's exit contract says (pa_finish_entry_frame). */
+#define FINISH_ENTRY_FRAME(result) \
+    do { \
+        pa_loop_leave(tstate, &cframe); \
+        pa_stats.instructions += ninstr; \
+        pa_finish_entry_frame(tstate, frame, (result) == NULL); \
+        return (result); \
     } while (0)
 
 PyObject *
@@ -1369,19 +1395,14 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag,
     uint32_t *pair_prev_end = NULL;
 #endif
 
-    _PyCFrame cframe;
-    _PyCFrame *prev_cframe = tstate->cframe;
-    cframe.use_tracing = prev_cframe->use_tracing;
-    cframe.previous = prev_cframe;
-    tstate->cframe = &cframe;
-    frame->is_entry = true;
-    frame->previous = prev_cframe->current_frame;
-    cframe.current_frame = frame;
+    /* the frame the hook gave this call: returning from it leaves the loop */
+    _PyInterpreterFrame *const entry_frame = frame;
+    pa_loop_link cframe;
+    pa_loop_enter(tstate, &cframe, frame);
 
     if (throwflag) {
         /* gen.throw() / gen.close(): the exception is raised at the suspended yield */
-        if (_Py_EnterRecursiveCallTstate(tstate, "")) {
-            tstate->recursion_remaining--;
+        if (pa_enter_py_level(tstate)) {
             goto exit_unwind;
         }
         entry_unit->entries++;
@@ -1415,7 +1436,7 @@ frame_started:
 
 handle_eval_breaker:
     SYNC_LASTI();
-    if (handle_pending(tstate) != 0) {
+    if (pa_handle_pending(tstate) != 0) {
         goto error;
     }
     DISPATCH();
@@ -1831,7 +1852,7 @@ dispatch_switch:
         }
         Py_DECREF(iterable);
         if (iter != NULL && PyCoro_CheckExact(iter)) {
-            PyObject *yf = gen_yielding_from((PyGenObject *)iter);
+            PyObject *yf = pa_gen_yielding_from((PyGenObject *)iter);
             if (yf != NULL) {
                 Py_DECREF(yf);
                 Py_CLEAR(iter);
@@ -1939,7 +1960,7 @@ dispatch_switch:
     TARGET(GET_YIELD_FROM_ITER) {
         PyObject *iterable = TOP();
         if (PyCoro_CheckExact(iterable)) {
-            if (!(frame->f_code->co_flags & (CO_COROUTINE | CO_ITERABLE_COROUTINE))) {
+            if (!(PA_FRAME_CODE(frame)->co_flags & (CO_COROUTINE | CO_ITERABLE_COROUTINE))) {
                 Py_DECREF(iterable);
                 SET_TOP(NULL);
                 _PyErr_SetString(tstate, PyExc_TypeError,
@@ -1981,13 +2002,7 @@ dispatch_switch:
 
     TARGET(PRINT_EXPR) {
         PyObject *value = POP();
-        PyObject *hook = _PySys_GetAttr(tstate, &_Py_ID(displayhook));
-        if (hook == NULL) {
-            _PyErr_SetString(tstate, PyExc_RuntimeError, "lost sys.displayhook");
-            Py_DECREF(value);
-            goto error;
-        }
-        PyObject *res = PyObject_CallOneArg(hook, value);
+        PyObject *res = print_expr(tstate, value);
         Py_DECREF(value);
         if (res == NULL) {
             goto error;
@@ -2028,30 +2043,26 @@ dispatch_switch:
 
     TARGET(RETURN_GENERATOR) {
         /* The frame's prologue (COPY_FREE_VARS, MAKE_CELL) has run; the generator takes the
-         * frame over, resuming after this instruction (prev_instr, synced above). */
+         * frame over, resuming after this instruction (synced above). */
         _PyFrame_SetStackPointer(frame, stack_pointer);
         PyObject *gen = pa_make_generator(tstate, frame);
         if (gen == NULL) {
             goto error;
         }
-        _Py_LeaveRecursiveCallTstate(tstate);
-        if (!frame->is_entry) {
+        pa_leave_py_level(tstate);
+        if (frame != entry_frame) {
             /* called inline: the frame goes, the caller gets the generator as the call's
              * result */
             _PyInterpreterFrame *done = frame;
-            frame = cframe.current_frame = done->previous;
+            frame = done->previous;
+            PA_LOOP_SET_CURRENT(cframe, frame);
             pa_pop_frame(tstate, done);
             retval = gen;
             goto return_to_caller;
         }
-        /* called from C, which clears and pops the frame: leave it empty and valid */
-        frame->stacktop = 0;
-        frame->f_locals = NULL;
-        Py_INCREF(frame->f_func);
-        Py_INCREF(frame->f_code);
-        tstate->cframe = cframe.previous;
-        tstate->cframe->use_tracing = cframe.use_tracing;
+        pa_loop_leave(tstate, &cframe);
         pa_stats.instructions += ninstr;
+        pa_finish_moved_entry_frame(tstate, frame);
         return gen;
     }
 
@@ -2069,13 +2080,14 @@ dispatch_switch:
     TARGET(RETURN_VALUE) {
         retval = POP();
         _PyFrame_SetStackPointer(frame, stack_pointer);
-        _Py_LeaveRecursiveCallTstate(tstate);
-        if (!frame->is_entry) {
+        pa_leave_py_level(tstate);
+        if (frame != entry_frame) {
             _PyInterpreterFrame *dying = frame;
-            frame = cframe.current_frame = dying->previous;
+            frame = dying->previous;
+            PA_LOOP_SET_CURRENT(cframe, frame);
             if (dying->owner == FRAME_OWNED_BY_GENERATOR) {
                 /* an inlined generator finished: its FOR_ITER ends, its SEND delivers */
-                finish_inlined_generator(tstate, dying, 0);
+                pa_gen_finish_inline(tstate, dying, 0);
                 LOAD_FRAME_STATE();
                 uint32_t *caller = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame)];
                 PyObject *receiver = POP();
@@ -2093,33 +2105,25 @@ dispatch_switch:
             pa_clear_and_pop_frame(tstate, dying);
             goto return_to_caller;
         }
-        tstate->cframe = cframe.previous;
-        tstate->cframe->use_tracing = cframe.use_tracing;
-        pa_stats.instructions += ninstr;
-        return retval;
+        FINISH_ENTRY_FRAME(retval);
     }
 
     TARGET(YIELD_VALUE) {
         PyObject *retval = POP();
-        PyGenObject *gen = _PyFrame_GetGenerator(frame);
-        gen->gi_frame_state = FRAME_SUSPENDED;
         _PyFrame_SetStackPointer(frame, stack_pointer);
-        _Py_LeaveRecursiveCallTstate(tstate);
-        if (!frame->is_entry) {
+        pa_leave_py_level(tstate);
+        if (frame != entry_frame) {
             /* a generator run inline by FOR_ITER_GEN / SEND_GEN: back to the caller */
             _PyInterpreterFrame *gen_frame = frame;
-            tstate->exc_info = gen->gi_exc_state.previous_item;
-            gen->gi_exc_state.previous_item = NULL;
-            frame = cframe.current_frame = gen_frame->previous;
-            gen_frame->previous = NULL;
+            frame = gen_frame->previous;
+            PA_LOOP_SET_CURRENT(cframe, frame);
+            pa_gen_suspend(tstate, gen_frame, 1);
             _PyFrame_StackPush(frame, retval);
             LOAD_FRAME_STATE();
             DISPATCH();
         }
-        tstate->cframe = cframe.previous;
-        tstate->cframe->use_tracing = cframe.use_tracing;
-        pa_stats.instructions += ninstr;
-        return retval;
+        pa_gen_suspend(tstate, frame, 0);
+        LEAVE_LOOP(retval);
     }
 
     TARGET(ASYNC_GEN_WRAP) {
@@ -2155,19 +2159,7 @@ dispatch_switch:
 
     TARGET(IMPORT_STAR) {
         PyObject *from = POP();
-        PyFrameObject *f = pa_frame_object(tstate, frame);
-        if (f == NULL || PyFrame_FastToLocalsWithError(f) < 0) {
-            Py_DECREF(from);
-            goto error;
-        }
-        PyObject *locals = LOCALS();
-        if (locals == NULL) {
-            _PyErr_SetString(tstate, PyExc_SystemError, "no locals found during 'import *'");
-            Py_DECREF(from);
-            goto error;
-        }
-        int err = import_all_from(tstate, locals, from);
-        PyFrame_LocalsToFast(f, 0);
+        int err = import_star(tstate, frame, from);
         Py_DECREF(from);
         if (err != 0) {
             goto error;
@@ -2357,58 +2349,27 @@ dispatch_switch:
     TARGET(LOAD_NAME) {
         PyObject *name = GETITEM(names, oparg);
         PyObject *locals = LOCALS();
-        PyObject *v;
         if (locals == NULL) {
             _PyErr_Format(tstate, PyExc_SystemError, "no locals when loading %R", name);
             goto error;
         }
-        if (PyDict_CheckExact(locals)) {
-            v = PyDict_GetItemWithError(locals, name);
-            if (v != NULL) {
-                Py_INCREF(v);
-            }
-            else if (_PyErr_Occurred(tstate)) {
-                goto error;
-            }
-        }
-        else {
-            v = PyObject_GetItem(locals, name);
-            if (v == NULL) {
-                if (!_PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
-                    goto error;
-                }
-                _PyErr_Clear(tstate);
-            }
-        }
+        PyObject *v = load_from_mapping_or_globals(tstate, frame, locals, name);
         if (v == NULL) {
-            v = PyDict_GetItemWithError(GLOBALS(), name);
-            if (v != NULL) {
-                Py_INCREF(v);
-            }
-            else if (_PyErr_Occurred(tstate)) {
-                goto error;
-            }
-            else if (PyDict_CheckExact(BUILTINS())) {
-                v = PyDict_GetItemWithError(BUILTINS(), name);
-                if (v == NULL) {
-                    if (!_PyErr_Occurred(tstate)) {
-                        format_exc_check_arg(tstate, PyExc_NameError, NAME_ERROR_MSG, name);
-                    }
-                    goto error;
-                }
-                Py_INCREF(v);
-            }
-            else {
-                v = PyObject_GetItem(BUILTINS(), name);
-                if (v == NULL) {
-                    if (_PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
-                        format_exc_check_arg(tstate, PyExc_NameError, NAME_ERROR_MSG, name);
-                    }
-                    goto error;
-                }
-            }
+            goto error;
         }
         PUSH(v);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_FROM_DICT_OR_GLOBALS) {
+        PyObject *mapping = TOP();
+        PyObject *v = load_from_mapping_or_globals(tstate, frame, mapping, GETITEM(names, oparg));
+        Py_DECREF(mapping);
+        if (v == NULL) {
+            STACK_SHRINK(1);
+            goto error;
+        }
+        SET_TOP(v);
         DISPATCH();
     }
 
@@ -2473,49 +2434,45 @@ dispatch_switch:
             Py_DECREF(oldobj);
             DISPATCH();
         }
-        format_exc_unbound(tstate, frame->f_code, oparg);
+        format_exc_unbound(tstate, PA_FRAME_CODE(frame), oparg);
         goto error;
     }
 
     TARGET(LOAD_CLASSDEREF) {
-        PyObject *locals = LOCALS();
-        PyObject *name = PyTuple_GET_ITEM(frame->f_code->co_localsplusnames, oparg);
-        PyObject *value;
-        if (PyDict_CheckExact(locals)) {
-            value = PyDict_GetItemWithError(locals, name);
-            if (value != NULL) {
-                Py_INCREF(value);
-            }
-            else if (_PyErr_Occurred(tstate)) {
-                goto error;
-            }
-        }
-        else {
-            value = PyObject_GetItem(locals, name);
-            if (value == NULL) {
-                if (!_PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
-                    goto error;
-                }
-                _PyErr_Clear(tstate);
-            }
-        }
+        PyObject *value = load_from_mapping_or_deref(tstate, frame, LOCALS(), oparg);
         if (value == NULL) {
-            PyObject *cell = GETLOCAL(oparg);
-            value = PyCell_GET(cell);
-            if (value == NULL) {
-                format_exc_unbound(tstate, frame->f_code, oparg);
-                goto error;
-            }
-            Py_INCREF(value);
+            goto error;
         }
         PUSH(value);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_FROM_DICT_OR_DEREF) {
+        PyObject *mapping = TOP();
+        PyObject *value = load_from_mapping_or_deref(tstate, frame, mapping, oparg);
+        Py_DECREF(mapping);
+        if (value == NULL) {
+            STACK_SHRINK(1);
+            goto error;
+        }
+        SET_TOP(value);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_LOCALS) {
+        PyObject *locals = LOCALS();
+        if (locals == NULL) {
+            _PyErr_SetString(tstate, PyExc_SystemError, "no locals found");
+            goto error;
+        }
+        PUSH(Py_NewRef(locals));
         DISPATCH();
     }
 
     TARGET(LOAD_DEREF) {
         PyObject *value = PyCell_GET(GETLOCAL(oparg));
         if (value == NULL) {
-            format_exc_unbound(tstate, frame->f_code, oparg);
+            format_exc_unbound(tstate, PA_FRAME_CODE(frame), oparg);
             goto error;
         }
         PUSH(Py_NewRef(value));
@@ -2532,9 +2489,9 @@ dispatch_switch:
     }
 
     TARGET(COPY_FREE_VARS) {
-        PyCodeObject *co = frame->f_code;
-        PyObject *closure = frame->f_func->func_closure;
-        int offset = co->co_nlocals + co->co_nplaincellvars;
+        PyCodeObject *co = PA_FRAME_CODE(frame);
+        PyObject *closure = PA_FRAME_FUNC(frame)->func_closure;
+        int offset = co->co_nlocalsplus - co->co_nfreevars;      /* the first free variable */
         for (int i = 0; i < oparg; ++i) {
             frame->localsplus[offset + i] = Py_NewRef(PyTuple_GET_ITEM(closure, i));
         }
@@ -2954,7 +2911,7 @@ dispatch_switch:
                 _PyErr_SetString(tstate, PyExc_SystemError, "lasti is not an int");
                 goto error;
             }
-            frame->prev_instr = cpy_base + PyLong_AsLong(lasti);
+            PA_FRAME_SET_LAST_INSTR(frame, cpy_base + PyLong_AsLong(lasti));
         }
         PyObject *val = POP();
         PyObject *exc = Py_NewRef(PyExceptionInstance_Class(val));
@@ -3087,10 +3044,10 @@ dispatch_switch:
                     goto error;
                 }
                 /* the new frame takes over the function reference held by the stack */
-                _PyFrame_InitializeSpecials(new_frame, func,
-                                            (code->co_flags & CO_OPTIMIZED) ? NULL
-                                                : func->func_globals,
-                                            code->co_nlocalsplus);
+                PA_FRAME_INIT_SPECIALS(new_frame, func,
+                                       (code->co_flags & CO_OPTIMIZED) ? NULL
+                                           : func->func_globals,
+                                       code);
                 for (int i = 0; i < code->co_nlocalsplus; i++) {
                     new_frame->localsplus[i] = NULL;
                 }
@@ -3103,10 +3060,11 @@ dispatch_switch:
                     goto error;
                 }
                 _PyFrame_SetStackPointer(frame, stack_pointer);
-                frame->prev_instr = cpy_base + CPY_OFFSET(this_instr)
-                                    + PA_CPY_CALL_LAST_CACHE;
+                PA_FRAME_SET_LAST_INSTR(frame, cpy_base + CPY_OFFSET(this_instr)
+                                               + PA_CPY_CALL_LAST_CACHE);
                 new_frame->previous = frame;
-                frame = cframe.current_frame = new_frame;
+                frame = new_frame;
+                PA_LOOP_SET_CURRENT(cframe, frame);
                 pa_stats.inlined_calls++;
                 goto start_new_frame;
             }
@@ -3257,7 +3215,7 @@ dispatch_switch:
             SYNC_LASTI();
             DEOPT_IF(!pa_add_load_attr_type(owner, GETITEM(names, oparg), this_instr));
         }
-        PyDictValues *values = *_PyObject_ValuesPointer(owner);
+        PyDictValues *values = PA_INSTANCE_VALUES(owner);
         DEOPT_IF(values == NULL);
         PyObject *res = values->values[cache->index];
         DEOPT_IF(res == NULL);
@@ -3272,7 +3230,7 @@ dispatch_switch:
         pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
         PyObject *owner = TOP();
         DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
-        PyDictObject *dict = (PyDictObject *)*_PyObject_ManagedDictPointer(owner);
+        PyDictObject *dict = PA_MANAGED_DICT(owner);
         DEOPT_IF(dict == NULL);
         PyDictKeysObject *keys = dict->ma_keys;
         DEOPT_IF(!DK_IS_UNICODE(keys) || cache->index >= (uint32_t)keys->dk_nentries);
@@ -3337,7 +3295,7 @@ dispatch_switch:
          * not its getter: property.__init__ can run again on the same object, replace the
          * getter in place and free the old one, and no version changes.  So the getter is
          * read each time and must still be the function of the version we cached. */
-        PyObject *getter = ((pa_property311 *)PA_CACHED_PTR(cache))->prop_get;
+        PyObject *getter = ((pa_property *)PA_CACHED_PTR(cache))->prop_get;
         DEOPT_IF(getter == NULL || !PyFunction_Check(getter));
         PyFunctionObject *fget = (PyFunctionObject *)getter;
         DEOPT_IF(fget->func_version != cache->index);
@@ -3378,7 +3336,7 @@ dispatch_switch:
     do { \
         PyTypeObject *tp_ = Py_TYPE(OWNER); \
         DEOPT_IF(tp_->tp_version_tag != (TYPE_VERSION)); \
-        DEOPT_IF(*_PyObject_ManagedDictPointer(OWNER) != NULL); \
+        DEOPT_IF(PA_MANAGED_DICT(OWNER) != NULL); \
         DEOPT_IF(((PyHeapTypeObject *)tp_)->ht_cached_keys->dk_version != (KEYS_VERSION)); \
     } while (0)
 
@@ -3486,7 +3444,7 @@ dispatch_switch:
             SYNC_LASTI();
             DEOPT_IF(!pa_add_store_attr_type(owner, GETITEM(names, oparg), this_instr));
         }
-        PyDictValues *values = *_PyObject_ValuesPointer(owner);
+        PyDictValues *values = PA_INSTANCE_VALUES(owner);
         DEOPT_IF(values == NULL);
         STAT_HIT();
         STACK_SHRINK(1);
@@ -3508,7 +3466,7 @@ dispatch_switch:
         pa_cache_store_attr *cache = (pa_cache_store_attr *)next_instr;
         PyObject *owner = TOP();
         DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
-        PyDictObject *dict = (PyDictObject *)*_PyObject_ManagedDictPointer(owner);
+        PyDictObject *dict = PA_MANAGED_DICT(owner);
         DEOPT_IF(dict == NULL);
         PyObject *name = GETITEM(names, oparg);
         DEOPT_IF(!DK_IS_UNICODE(dict->ma_keys)
@@ -3521,9 +3479,10 @@ dispatch_switch:
                           ? &dict->ma_values->values[cache->index]
                           : &DK_UNICODE_ENTRIES(dict->ma_keys)[cache->index].me_value;
         PyObject *old_value = *slot;
-        if (old_value == NULL) {
+        if (old_value == NULL || !PA_DICT_STORE_IN_PLACE) {
             /* the key of a split dict without a value here: an insertion, which also
-             * moves the dict's insertion order; the dict API does it */
+             * moves the dict's insertion order; the dict API does it (and every store, in a
+             * version whose dicts must tell watchers) */
             int err = PyDict_SetItem((PyObject *)dict, name, value);
             Py_DECREF(value);
             Py_DECREF(owner);
@@ -3539,7 +3498,7 @@ dispatch_switch:
         if (!_PyObject_GC_IS_TRACKED(dict) && _PyObject_GC_MAY_BE_TRACKED(value)) {
             PyObject_GC_Track(dict);
         }
-        dict->ma_version_tag = PA_NEXT_DICT_VERSION();
+        PA_DICT_CHANGED(dict);
         Py_DECREF(old_value);
         Py_DECREF(owner);
         SKIP_CACHE(pa_cache_store_attr);
@@ -3618,8 +3577,8 @@ dispatch_switch:
         DEOPT_IF(!PyLong_CheckExact(left) || !PyLong_CheckExact(right)); \
         STAT_HIT(); \
         PyObject *res; \
-        if (IS_SMALL_INT(left) && IS_SMALL_INT(right)) { \
-            long a = SMALL_INT_VALUE(left), b = SMALL_INT_VALUE(right); \
+        if (PA_IS_SMALL_INT(left) && PA_IS_SMALL_INT(right)) { \
+            long a = PA_SMALL_INT_VALUE(left), b = PA_SMALL_INT_VALUE(right); \
             INT_RESULT(res, CEXPR); \
         } \
         else { \
@@ -3666,9 +3625,9 @@ dispatch_switch:
         PyObject *right = TOP(), *left = SECOND();
         DEOPT_IF(!PyLong_CheckExact(left) || !PyLong_CheckExact(right));
         /* non-negative dividend, positive divisor: C's / and % are Python's // and % */
-        DEOPT_IF(Py_SIZE(left) < 0 || Py_SIZE(left) > 1 || Py_SIZE(right) != 1);
+        DEOPT_IF(!PA_IS_SMALL_INDEX(left) || !PA_IS_SMALL_POSITIVE(right));
         STAT_HIT();
-        long a = SMALL_INT_VALUE(left), b = SMALL_INT_VALUE(right);
+        long a = PA_SMALL_INT_VALUE(left), b = PA_SMALL_INT_VALUE(right);
         int op = oparg >= NB_INPLACE_ADD ? oparg - NB_INPLACE_ADD : oparg;
         PyObject *res;
         INT_RESULT(res, op == NB_FLOOR_DIVIDE ? a / b : a % b);
@@ -3721,7 +3680,7 @@ dispatch_switch:
  * double float's operators make of it; 0 for anything else. */
 #define NUMBER_AS_DOUBLE(O, D) \
     (PyFloat_CheckExact(O) ? ((D) = PyFloat_AS_DOUBLE(O), 1) \
-     : PyLong_CheckExact(O) && IS_SMALL_INT(O) ? ((D) = (double)SMALL_INT_VALUE(O), 1) : 0)
+     : PyLong_CheckExact(O) && PA_IS_SMALL_INT(O) ? ((D) = (double)PA_SMALL_INT_VALUE(O), 1) : 0)
 
     PURE_TARGET(BINARY_OP_NUMERIC) {
         /* int and float mixed at one site: two small ints as the int forms do them, else
@@ -3730,8 +3689,8 @@ dispatch_switch:
         int op = oparg >= NB_INPLACE_ADD ? oparg - NB_INPLACE_ADD : oparg;
         PyObject *res;
         if (op != NB_TRUE_DIVIDE && PyLong_CheckExact(left) && PyLong_CheckExact(right)
-                && IS_SMALL_INT(left) && IS_SMALL_INT(right)) {
-            long a = SMALL_INT_VALUE(left), b = SMALL_INT_VALUE(right);
+                && PA_IS_SMALL_INT(left) && PA_IS_SMALL_INT(right)) {
+            long a = PA_SMALL_INT_VALUE(left), b = PA_SMALL_INT_VALUE(right);
             STAT_HIT();
             INT_RESULT(res, op == NB_ADD ? a + b : op == NB_SUBTRACT ? a - b : a * b);
             Py_DECREF(left);
@@ -3840,9 +3799,9 @@ dispatch_switch:
 #define INT_COMPARE_OPERANDS() \
     PyObject *right = TOP(), *left = SECOND(); \
     DEOPT_IF(!PyLong_CheckExact(left) || !PyLong_CheckExact(right)); \
-    DEOPT_IF(!IS_SMALL_INT(left) || !IS_SMALL_INT(right)); \
+    DEOPT_IF(!PA_IS_SMALL_INT(left) || !PA_IS_SMALL_INT(right)); \
     STAT_HIT(); \
-    int res = compare_longs(SMALL_INT_VALUE(left), SMALL_INT_VALUE(right), oparg)
+    int res = compare_longs(PA_SMALL_INT_VALUE(left), PA_SMALL_INT_VALUE(right), oparg)
 
 #define FLOAT_COMPARE_OPERANDS() \
     PyObject *right = TOP(), *left = SECOND(); \
@@ -3914,8 +3873,8 @@ dispatch_switch:
     PURE_TARGET(BINARY_SUBSCR_LIST_INT) {
         PyObject *sub = TOP(), *list = SECOND();
         DEOPT_IF(!PyLong_CheckExact(sub) || !PyList_CheckExact(list));
-        DEOPT_IF((size_t)Py_SIZE(sub) > 1);
-        Py_ssize_t index = ((PyLongObject *)sub)->ob_digit[0];
+        DEOPT_IF(!PA_IS_SMALL_INDEX(sub));
+        Py_ssize_t index = PA_SMALL_INDEX_VALUE(sub);
         DEOPT_IF(index >= PyList_GET_SIZE(list));
         STAT_HIT();
         PyObject *res = Py_NewRef(PyList_GET_ITEM(list, index));
@@ -3930,8 +3889,8 @@ dispatch_switch:
     PURE_TARGET(BINARY_SUBSCR_TUPLE_INT) {
         PyObject *sub = TOP(), *tuple = SECOND();
         DEOPT_IF(!PyLong_CheckExact(sub) || !PyTuple_CheckExact(tuple));
-        DEOPT_IF((size_t)Py_SIZE(sub) > 1);
-        Py_ssize_t index = ((PyLongObject *)sub)->ob_digit[0];
+        DEOPT_IF(!PA_IS_SMALL_INDEX(sub));
+        Py_ssize_t index = PA_SMALL_INDEX_VALUE(sub);
         DEOPT_IF(index >= PyTuple_GET_SIZE(tuple));
         STAT_HIT();
         PyObject *res = Py_NewRef(PyTuple_GET_ITEM(tuple, index));
@@ -3988,9 +3947,9 @@ dispatch_switch:
  * (negative, big, an __index__ object, a slice) and IndexError take the generic path. */
 #define ARRAY_INDEX_OPERANDS(CACHE_T, CONTAINER, SUB) \
     DEOPT_IF(Py_TYPE(CONTAINER)->tp_version_tag != ((CACHE_T *)next_instr)->type_version); \
-    DEOPT_IF(!PyLong_CheckExact(SUB) || (size_t)Py_SIZE(SUB) > 1); \
-    pa_array311 *array = (pa_array311 *)(CONTAINER); \
-    Py_ssize_t index = ((PyLongObject *)(SUB))->ob_digit[0]; \
+    DEOPT_IF(!PyLong_CheckExact(SUB) || !PA_IS_SMALL_INDEX(SUB)); \
+    pa_array *array = (pa_array *)(CONTAINER); \
+    Py_ssize_t index = PA_SMALL_INDEX_VALUE(SUB); \
     DEOPT_IF(index >= Py_SIZE(array))
 
     TARGET(BINARY_SUBSCR_ARRAY_INT) {
@@ -4018,8 +3977,8 @@ dispatch_switch:
     PURE_TARGET(STORE_SUBSCR_LIST_INT) {
         PyObject *sub = TOP(), *list = SECOND(), *value = THIRD();
         DEOPT_IF(!PyLong_CheckExact(sub) || !PyList_CheckExact(list));
-        DEOPT_IF((size_t)Py_SIZE(sub) > 1);
-        Py_ssize_t index = ((PyLongObject *)sub)->ob_digit[0];
+        DEOPT_IF(!PA_IS_SMALL_INDEX(sub));
+        Py_ssize_t index = PA_SMALL_INDEX_VALUE(sub);
         DEOPT_IF(index >= PyList_GET_SIZE(list));
         STAT_HIT();
         PyObject *old_value = PyList_GET_ITEM(list, index);
@@ -4416,7 +4375,7 @@ dispatch_switch:
     }
 
     PURE_TARGET(FOR_ITER_LIST) {
-        pa_listiter311 *it = (pa_listiter311 *)TOP();
+        pa_listiter *it = (pa_listiter *)TOP();
         DEOPT_IF(Py_TYPE(it) != &PyListIter_Type);
         STAT_HIT();
         PyListObject *seq = it->it_seq;
@@ -4436,7 +4395,7 @@ dispatch_switch:
     }
 
     PURE_TARGET(FOR_ITER_TUPLE) {
-        pa_tupleiter311 *it = (pa_tupleiter311 *)TOP();
+        pa_tupleiter *it = (pa_tupleiter *)TOP();
         DEOPT_IF(Py_TYPE(it) != &PyTupleIter_Type);
         STAT_HIT();
         PyTupleObject *seq = it->it_seq;
@@ -4456,12 +4415,12 @@ dispatch_switch:
     }
 
     TARGET(FOR_ITER_RANGE) {
-        pa_rangeiter311 *r = (pa_rangeiter311 *)TOP();
+        pa_rangeiter *r = (pa_rangeiter *)TOP();
         DEOPT_IF(Py_TYPE(r) != &PyRangeIter_Type);
         STAT_HIT();
-        if (r->index < r->len) {
-            PyObject *res = PyLong_FromLong(
-                (long)(r->start + (unsigned long)(r->index++) * r->step));
+        long value;
+        if (pa_rangeiter_next(r, &value)) {
+            PyObject *res = PyLong_FromLong(value);
             if (res == NULL) {
                 goto error;
             }
@@ -4480,23 +4439,17 @@ dispatch_switch:
  * and RETURN_VALUE come back here (see those handlers and exit_unwind). */
 #define ENTER_GENERATOR(gen, sent) \
     do { \
-        _PyInterpreterFrame *gen_frame_ = (_PyInterpreterFrame *)(gen)->gi_iframe; \
-        _PyFrame_StackPush(gen_frame_, (sent)); \
-        (gen)->gi_frame_state = FRAME_EXECUTING; \
-        (gen)->gi_exc_state.previous_item = tstate->exc_info; \
-        tstate->exc_info = &(gen)->gi_exc_state; \
-        gen_frame_->is_entry = false; \
         _PyFrame_SetStackPointer(frame, stack_pointer); \
-        gen_frame_->previous = frame; \
-        frame = cframe.current_frame = gen_frame_; \
+        frame = pa_gen_enter_inline(tstate, (gen), (sent), frame); \
+        PA_LOOP_SET_CURRENT(cframe, frame); \
         pa_stats.inlined_calls++; \
         goto start_frame; \
     } while (0)
 
 #define GENERATOR_GUARD(gen) \
     DEOPT_IF(INLINE_REFUSED()); \
-    DEOPT_IF((gen)->gi_frame_state >= FRAME_EXECUTING); \
-    pa_unit *gen_unit_ = pa_unit_for_code((gen)->gi_code); \
+    DEOPT_IF(PA_GEN_STATE(gen) >= FRAME_EXECUTING); \
+    pa_unit *gen_unit_ = pa_unit_for_code(PA_GEN_CODE(gen)); \
     DEOPT_IF(gen_unit_ == NULL || gen_unit_->reject_reason != 0)
 
     TARGET(FOR_ITER_GEN) {
@@ -4516,10 +4469,175 @@ dispatch_switch:
         PyGenObject *gen = (PyGenObject *)SECOND();
         DEOPT_IF(Py_TYPE(gen) != &PyGen_Type && Py_TYPE(gen) != &PyCoro_Type);
         GENERATOR_GUARD(gen);
-        DEOPT_IF(gen->gi_frame_state == FRAME_CREATED && !Py_IsNone(v));
+        DEOPT_IF(PA_GEN_STATE(gen) == FRAME_CREATED && !Py_IsNone(v));
         STAT_HIT();
         STACK_SHRINK(1);
         ENTER_GENERATOR(gen, v);
+    }
+
+    /* ---- instructions whose semantics first came with CPython 3.12's bytecode ---- */
+
+    TARGET(RETURN_CONST) {
+        PUSH(Py_NewRef(GETITEM(consts, oparg)));
+        goto TARGET_RETURN_VALUE;
+    }
+
+    TARGET(BINARY_SLICE) {
+        PyObject *stop = POP(), *start = POP(), *container = TOP();
+        PyObject *slice = PySlice_New(start, stop, NULL);
+        Py_DECREF(start);
+        Py_DECREF(stop);
+        PyObject *res = slice == NULL ? NULL : PyObject_GetItem(container, slice);
+        Py_XDECREF(slice);
+        Py_DECREF(container);
+        if (res == NULL) {
+            STACK_SHRINK(1);
+            goto error;
+        }
+        SET_TOP(res);
+        DISPATCH();
+    }
+
+    TARGET(STORE_SLICE) {
+        PyObject *stop = POP(), *start = POP(), *container = POP(), *v = POP();
+        PyObject *slice = PySlice_New(start, stop, NULL);
+        Py_DECREF(start);
+        Py_DECREF(stop);
+        int err = slice == NULL ? -1 : PyObject_SetItem(container, slice, v);
+        Py_XDECREF(slice);
+        Py_DECREF(v);
+        Py_DECREF(container);
+        if (err != 0) {
+            goto error;
+        }
+        DISPATCH();
+    }
+
+    PURE_TARGET(LOAD_FAST_AND_CLEAR) {
+        /* an inlined comprehension saves the outer binding of its variable, which may be
+         * unbound: NULL goes on the stack, and STORE_FAST puts it back */
+        PUSH(GETLOCAL(oparg));
+        GETLOCAL(oparg) = NULL;
+        DISPATCH();
+    }
+
+    TARGET(END_FOR) {
+        PyObject *value = POP();
+        Py_DECREF(value);
+        value = POP();
+        Py_DECREF(value);
+        DISPATCH();
+    }
+
+    TARGET(END_SEND) {
+        PyObject *value = POP();
+        PyObject *receiver = TOP();
+        SET_TOP(value);
+        Py_DECREF(receiver);
+        DISPATCH();
+    }
+
+    TARGET(CLEANUP_THROW) {
+        /* stack: delegate, last value sent, the exception throw() raised in it */
+        PyObject *exc = TOP();
+        if (!PyErr_GivenExceptionMatches(exc, PyExc_StopIteration)) {
+            PyErr_Restore(Py_NewRef((PyObject *)Py_TYPE(exc)), Py_NewRef(exc),
+                          PyException_GetTraceback(exc));
+            goto reraise;
+        }
+        PyObject *value = Py_NewRef(((PyStopIterationObject *)exc)->value);
+        STACK_SHRINK(3);
+        Py_DECREF(exc);
+        Py_DECREF(stack_pointer[1]);
+        Py_DECREF(stack_pointer[0]);
+        PUSH(Py_NewRef(Py_None));
+        PUSH(value);
+        DISPATCH();
+    }
+
+    TARGET(CALL_INTRINSIC_1) {
+        PyObject *value = TOP();
+        PyObject *res;
+        switch (oparg) {
+        case PA_INTRINSIC1_PRINT:
+            res = print_expr(tstate, value);
+            break;
+        case PA_INTRINSIC1_IMPORT_STAR:
+            res = import_star(tstate, frame, value) < 0 ? NULL : Py_NewRef(Py_None);
+            break;
+        case PA_INTRINSIC1_STOPITERATION_ERROR:
+            res = stopiteration_error(tstate, frame, value);
+            break;
+        case PA_INTRINSIC1_ASYNC_GEN_WRAP:
+            res = async_gen_wrap(value);
+            break;
+        case PA_INTRINSIC1_UNARY_POSITIVE:
+            res = PyNumber_Positive(value);
+            break;
+        case PA_INTRINSIC1_LIST_TO_TUPLE:
+            res = PyList_AsTuple(value);
+            break;
+        default:     /* the decoder's arg_limit keeps the others out */
+            _PyErr_Format(tstate, PyExc_SystemError, "pyadapt: intrinsic %d", oparg);
+            res = NULL;
+        }
+        Py_DECREF(value);
+        if (res == NULL) {
+            STACK_SHRINK(1);
+            goto error;
+        }
+        SET_TOP(res);
+        DISPATCH();
+    }
+
+    TARGET(CALL_INTRINSIC_2) {
+        PyObject *value1 = POP(), *value2 = TOP();
+        PyObject *res;
+        if (oparg == PA_INTRINSIC2_PREP_RERAISE_STAR) {
+            res = pa_prep_reraise_star(value2, value1);
+        }
+        else {
+            _PyErr_Format(tstate, PyExc_SystemError, "pyadapt: intrinsic %d", oparg);
+            res = NULL;
+        }
+        Py_DECREF(value1);
+        Py_DECREF(value2);
+        if (res == NULL) {
+            STACK_SHRINK(1);
+            goto error;
+        }
+        SET_TOP(res);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_SUPER_ATTR) {
+        goto TARGET_LOAD_SUPER_METHOD;       /* the same, but for what it pushes */
+    }
+
+    TARGET(LOAD_SUPER_METHOD) {
+        /* generic, as CPython 3.12's: call super (zero-argument super() finds this frame as
+         * the thread's current one), then look the name up on its result */
+        PyObject *self = POP(), *klass = POP(), *global_super = TOP();
+        PyObject *name = GETITEM(names, oparg >> 1);
+        PyObject *stack[] = {klass, self};
+        PyObject *super = PyObject_Vectorcall(global_super, stack, (oparg & 1) ? 2 : 0, NULL);
+        Py_DECREF(self);
+        Py_DECREF(klass);
+        Py_DECREF(global_super);
+        PyObject *res = super == NULL ? NULL : PyObject_GetAttr(super, name);
+        Py_XDECREF(super);
+        if (res == NULL) {
+            STACK_SHRINK(1);
+            goto error;
+        }
+        if (PA_OPCODE(*this_instr) == PA_LOAD_SUPER_METHOD) {
+            SET_TOP(NULL);
+            PUSH(res);
+        }
+        else {
+            SET_TOP(res);
+        }
+        DISPATCH();
     }
 
     default:
@@ -4566,7 +4684,7 @@ unknown_opcode:
 unbound_local_error:
     SYNC_LASTI();
     format_exc_check_arg(tstate, PyExc_UnboundLocalError, UNBOUNDLOCAL_ERROR_MSG,
-                         PyTuple_GetItem(frame->f_code->co_localsplusnames, oparg));
+                         PyTuple_GetItem(PA_FRAME_CODE(frame)->co_localsplusnames, oparg));
     goto error;
 
 reraise:
@@ -4588,9 +4706,8 @@ error:
         }
     }
     traced_unwind = 0;
-    if (tstate->c_tracefunc != NULL && cframe.use_tracing
-            && (frame->is_entry || frame->owner == FRAME_OWNED_BY_THREAD)) {
-        call_exc_trace(tstate, frame);
+    if (PA_TRACER_SET(tstate) && TRACING_CAN_HAND_OVER()) {
+        pa_trace_exception(tstate, frame);
         traced_unwind = 1;
     }
 
@@ -4617,16 +4734,7 @@ exception_unwind: {
             if (traced_unwind) {
                 /* the frame ends with the exception: the tracer's 'return' event */
                 traced_unwind = 0;
-                PyObject *et, *ev, *etb;
-                _PyErr_Fetch(tstate, &et, &ev, &etb);
-                if (call_trace(tstate, frame, PyTrace_RETURN, Py_None) == 0) {
-                    _PyErr_Restore(tstate, et, ev, etb);
-                }
-                else {
-                    Py_XDECREF(et);
-                    Py_XDECREF(ev);
-                    Py_XDECREF(etb);
-                }
+                pa_trace_return_with_exception(tstate, frame);
             }
             goto exit_unwind;
         }
@@ -4654,7 +4762,7 @@ exception_unwind: {
             /* CPython's loop runs the handler, with line events */
             traced_unwind = 0;
             this_instr = next_instr;
-            frame->prev_instr = cpy_base + CPY_OFFSET(this_instr) - 1;
+            PA_FRAME_SET_LAST_INSTR(frame, cpy_base + CPY_OFFSET(this_instr) - 1);
             goto handover;
         }
         DISPATCH();
@@ -4666,21 +4774,15 @@ handover: {
          * with the frame's caller, which is handed over the same way while tracing stays
          * on.  Each frame goes once, so the C stack does not grow with the chain. */
         _PyFrame_SetStackPointer(frame, stack_pointer);
-        _Py_LeaveRecursiveCallTstate(tstate);
+        pa_leave_py_level(tstate);
         pa_count_fallback(PA_FB_TRACING);
-        int was_entry = frame->is_entry;
-        cframe.current_frame = frame->previous;   /* CPython's loop re-links the frame */
-        PyObject *res = _PyEval_EvalFrameDefault(tstate, frame, 0);
-        if (was_entry) {
-            tstate->cframe = cframe.previous;
-            tstate->cframe->use_tracing = cframe.use_tracing;
-            pa_stats.instructions += ninstr;
-            return res;
-        }
-        frame->is_entry = false;
         _PyInterpreterFrame *done = frame;
-        frame = cframe.current_frame = done->previous;
-        pa_clear_and_pop_frame(tstate, done);
+        frame = done->previous;
+        PA_LOOP_SET_CURRENT(cframe, frame);      /* CPython's loop re-links the frame */
+        PyObject *res = pa_delegate_frame(tstate, done, done == entry_frame);
+        if (done == entry_frame) {
+            LEAVE_LOOP(res);
+        }
         if (res == NULL) {
             goto resume_with_error;
         }
@@ -4707,37 +4809,35 @@ return_to_caller:
                 goto error;
             }
             Py_DECREF(retval);
-            frame->prev_instr += PA_CPY_CALL_LAST_CACHE;
+            PA_FRAME_SET_LAST_INSTR(frame, PA_FRAME_LAST_INSTR(frame) + PA_CPY_CALL_LAST_CACHE);
         }
         else {
             PA_ASSERT(family == PA_LOAD_ATTR);
             PUSH(retval);
-            frame->prev_instr += PA_CPY_LOAD_ATTR_LAST_CACHE;
+            PA_FRAME_SET_LAST_INSTR(frame, PA_FRAME_LAST_INSTR(frame) + PA_CPY_LOAD_ATTR_LAST_CACHE);
         }
         next_instr = this_instr + 1 + pa_opinfo_table[PA_OPCODE(*this_instr)].ncache;
     }
     else {
         PUSH(retval);
     }
-    if (cframe.use_tracing && (frame->is_entry || frame->owner == FRAME_OWNED_BY_THREAD)) {
-        /* prev_instr marks the end of the instruction this frame was in */
+    if (TRACING_CAN_HAND_OVER()) {
+        /* the last instruction marks the end of the instruction this frame was in */
         goto handover;
     }
     DISPATCH();
 
 exit_unwind:
-    _Py_LeaveRecursiveCallTstate(tstate);
-    if (frame->is_entry) {
-        tstate->cframe = cframe.previous;
-        tstate->cframe->use_tracing = cframe.use_tracing;
-        pa_stats.instructions += ninstr;
-        return NULL;
+    pa_leave_py_level(tstate);
+    if (frame == entry_frame) {
+        FINISH_ENTRY_FRAME(NULL);
     }
     {
         _PyInterpreterFrame *dying = frame;
-        frame = cframe.current_frame = dying->previous;
+        frame = dying->previous;
+        PA_LOOP_SET_CURRENT(cframe, frame);
         if (dying->owner == FRAME_OWNED_BY_GENERATOR) {
-            finish_inlined_generator(tstate, dying, 1);
+            pa_gen_finish_inline(tstate, dying, 1);
         }
         else {
             pa_clear_and_pop_frame(tstate, dying);

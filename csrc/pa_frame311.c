@@ -1,235 +1,88 @@
-/* pa_frame311.c -- the frame seam for CPython 3.11.
- *
- * pyadapt's loop evaluates CPython's own _PyInterpreterFrame structures, on the thread's
- * own frame stack, so that everything that inspects frames (tracebacks, sys._getframe,
- * generators, the GC) keeps working.  libpython 3.11 does not export the functions that
- * push, clear and pop those frames (_PyThreadState_BumpFramePointerSlow, _PyFrame_Clear,
- * _PyThreadState_PopFrame, _PyFrame_MakeAndSetFrameObject), so this file provides
- * equivalents written against the 3.11 data structures and exported API only.
+/* pa_frame311.c -- the out-of-line half of the version seam for CPython 3.11 (the inline
+ * half and the accessors are in pa_seam311.h; what every version shares, in pa_frames.c):
+ * handing a frame to CPython's loop, and the tracer events pyadapt sends itself.
  */
 #include "pa_internal.h"
 
-/* Sizes CPython 3.11 uses for its data-stack chunks (Python/pystate.c). */
-#define PA_DATA_STACK_CHUNK_SIZE (16 * 1024)
-#define PA_MINIMUM_OVERHEAD 1000
+/* ---- handing a frame to CPython's loop ---- */
 
-/* Chunks must come from the arena allocator: CPython frees them with
- * _PyObject_VirtualFree, i.e. the same allocator, when it pops a frame itself. */
-static void *
-arena_alloc(size_t size)
+PyObject *
+pa_delegate_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int entry)
 {
-    PyObjectArenaAllocator arena;
-    PyObject_GetArenaAllocator(&arena);
-    return arena.alloc(arena.ctx, size);
-}
-
-static void
-arena_free(void *ptr, size_t size)
-{
-    PyObjectArenaAllocator arena;
-    PyObject_GetArenaAllocator(&arena);
-    arena.free(arena.ctx, ptr, size);
-}
-
-static _PyInterpreterFrame *
-push_chunk(PyThreadState *tstate, size_t size)
-{
-    size_t alloc = PA_DATA_STACK_CHUNK_SIZE;
-    while (alloc < sizeof(PyObject *) * (size + PA_MINIMUM_OVERHEAD)) {
-        alloc *= 2;
-    }
-    _PyStackChunk *chunk = arena_alloc(alloc);
-    if (chunk == NULL) {
-        return NULL;
-    }
-    chunk->previous = tstate->datastack_chunk;
-    chunk->size = alloc;
-    chunk->top = 0;
-    if (tstate->datastack_chunk != NULL) {
-        tstate->datastack_chunk->top =
-            tstate->datastack_top - &tstate->datastack_chunk->data[0];
-    }
-    tstate->datastack_chunk = chunk;
-    tstate->datastack_limit = (PyObject **)((char *)chunk + alloc);
-    /* A root chunk is never popped: skip its first slot, as CPython does, so that popping
-     * the first frame never frees it. */
-    PyObject **base = &chunk->data[chunk->previous == NULL];
-    tstate->datastack_top = base + size;
-    return (_PyInterpreterFrame *)base;
-}
-
-_PyInterpreterFrame *
-pa_push_frame_slow(PyThreadState *tstate, size_t size)
-{
-    _PyInterpreterFrame *res = push_chunk(tstate, size);
-    if (res == NULL) {
-        PyErr_NoMemory();
+    PyObject *res = _PyEval_EvalFrameDefault(tstate, frame, 0);
+    if (!entry) {
+        pa_clear_and_pop_frame(tstate, frame);
     }
     return res;
 }
 
-void
-pa_pop_frame_slow(PyThreadState *tstate, _PyInterpreterFrame *frame)
-{
-    _PyStackChunk *chunk = tstate->datastack_chunk;
-    (void)frame;
-    PA_ASSERT((PyObject **)frame == &chunk->data[0]);
-    _PyStackChunk *previous = chunk->previous;
-    PA_ASSERT(previous != NULL);
-    tstate->datastack_top = &previous->data[previous->top];
-    tstate->datastack_chunk = previous;
-    tstate->datastack_limit = (PyObject **)((char *)previous + previous->size);
-    arena_free(chunk, chunk->size);
-}
+/* ---- tracing events pyadapt emits itself (CPython's call_trace / call_exc_trace) ----
+ * A debugger's f_trace was set on a frame running in pyadapt's loop, and an exception
+ * arrives: the 'exception' event (and 'return' if it leaves the frame), before CPython's
+ * loop takes over at the handler (the loop's `handover`). */
 
-PyFrameObject *
-pa_frame_object(PyThreadState *tstate, _PyInterpreterFrame *frame)
+static int
+call_trace(PyThreadState *tstate, _PyInterpreterFrame *frame, int what, PyObject *arg)
 {
-    if (frame->frame_obj != NULL) {
-        return frame->frame_obj;
+    if (tstate->tracing || tstate->c_tracefunc == NULL) {
+        return 0;
     }
-    /* PyEval_GetFrame() is the exported way to materialize a frame object; it works on
-     * the thread's current frame, so point that at `frame` for the duration. */
-    _PyInterpreterFrame *saved = tstate->cframe->current_frame;
-    tstate->cframe->current_frame = frame;
-    PyFrameObject *f = PyEval_GetFrame();
-    tstate->cframe->current_frame = saved;
-    if (f == NULL && !PyErr_Occurred()) {
-        PyErr_NoMemory();
+    PyFrameObject *f = pa_frame_object(tstate, frame);
+    if (f == NULL) {
+        return -1;
     }
-    return f;
-}
-
-/* The frame dies while its frame object lives on (a traceback or a saved sys._getframe()
- * holds it): move the frame's data into the frame object, as CPython does. */
-static void
-frame_object_takes_ownership(PyThreadState *tstate, PyFrameObject *f,
-                             _PyInterpreterFrame *frame)
-{
-    Py_ssize_t size = (char *)&frame->localsplus[frame->stacktop] - (char *)frame;
-    memcpy((_PyInterpreterFrame *)f->_f_frame_data, frame, size);
-    frame = (_PyInterpreterFrame *)f->_f_frame_data;
-    f->f_frame = frame;
-    frame->owner = FRAME_OWNED_BY_FRAME_OBJECT;
-    if (_PyFrame_IsIncomplete(frame)) {
-        /* Dead before its first RESUME: pretend that RESUME ran. */
-        PyCodeObject *code = frame->f_code;
-        frame->prev_instr = _PyCode_CODE(code) + code->_co_firsttraceable;
-    }
-    _PyInterpreterFrame *prev = frame->previous;
-    while (prev != NULL && _PyFrame_IsIncomplete(prev)) {
-        prev = prev->previous;
-    }
-    if (prev != NULL) {
-        PyFrameObject *back = pa_frame_object(tstate, prev);
-        if (back == NULL) {
-            PyErr_Clear();   /* as CPython: nothing to do about a memory error here */
-        }
-        else {
-            Py_INCREF(back);
-            f->f_back = back;
-        }
-        frame->previous = NULL;
-    }
-    if (!PyObject_GC_IsTracked((PyObject *)f)) {
-        PyObject_GC_Track((PyObject *)f);
-    }
+    int old_what = tstate->tracing_what;
+    tstate->tracing_what = what;
+    PyThreadState_EnterTracing(tstate);
+    f->f_lineno = PyCode_Addr2Line(frame->f_code,
+                                   _PyInterpreterFrame_LASTI(frame) * (int)sizeof(_Py_CODEUNIT));
+    int result = tstate->c_tracefunc(tstate->c_traceobj, f, what, arg);
+    f->f_lineno = 0;
+    PyThreadState_LeaveTracing(tstate);
+    tstate->tracing_what = old_what;
+    return result;
 }
 
 void
-pa_clear_frame_with_object(PyThreadState *tstate, _PyInterpreterFrame *frame)
+pa_trace_exception(PyThreadState *tstate, _PyInterpreterFrame *frame)
 {
-    PyFrameObject *f = frame->frame_obj;
-    frame->frame_obj = NULL;
-    if (Py_REFCNT(f) > 1) {
-        frame_object_takes_ownership(tstate, f, frame);
-        Py_DECREF(f);
+    PyObject *type, *value, *tb;
+    _PyErr_Fetch(tstate, &type, &value, &tb);
+    if (value == NULL) {
+        value = Py_NewRef(Py_None);
+    }
+    _PyErr_NormalizeException(tstate, &type, &value, &tb);
+    PyObject *arg = PyTuple_Pack(3, type, value, tb != NULL ? tb : Py_None);
+    if (arg == NULL) {
+        _PyErr_Restore(tstate, type, value, tb);
         return;
     }
-    Py_DECREF(f);
-    pa_clear_frame(tstate, frame);      /* frame_obj is NULL now: the plain path */
+    int err = call_trace(tstate, frame, PyTrace_EXCEPTION, arg);
+    Py_DECREF(arg);
+    if (err == 0) {
+        _PyErr_Restore(tstate, type, value, tb);
+    }
+    else {
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+    }
 }
 
-/* ---- generator creation (CPython 3.11's _Py_MakeCoro and RETURN_GENERATOR; neither is
- * exported, so pyadapt makes the object itself, field by field as genobject.c does) ---- */
-
-/* cr_origin: (filename, line, function) of the `depth` innermost complete frames from
- * `frame` outwards, as sys.set_coroutine_origin_tracking_depth asks. */
-static PyObject *
-coroutine_origin(int depth, _PyInterpreterFrame *frame)
+void
+pa_trace_return_with_exception(PyThreadState *tstate, _PyInterpreterFrame *frame)
 {
-    int count = 0;
-    for (_PyInterpreterFrame *f = frame; f != NULL && count < depth; f = f->previous) {
-        count++;
+    PyObject *et, *ev, *etb;
+    _PyErr_Fetch(tstate, &et, &ev, &etb);
+    if (call_trace(tstate, frame, PyTrace_RETURN, Py_None) == 0) {
+        _PyErr_Restore(tstate, et, ev, etb);
     }
-    PyObject *origin = PyTuple_New(count);
-    if (origin == NULL) {
-        return NULL;
+    else {
+        Py_XDECREF(et);
+        Py_XDECREF(ev);
+        Py_XDECREF(etb);
     }
-    for (int i = 0; i < count; i++, frame = frame->previous) {
-        PyCodeObject *code = frame->f_code;
-        int line = PyCode_Addr2Line(code, _PyInterpreterFrame_LASTI(frame) * sizeof(_Py_CODEUNIT));
-        PyObject *info = Py_BuildValue("OiO", code->co_filename, line, code->co_name);
-        if (info == NULL) {
-            Py_DECREF(origin);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(origin, i, info);
-    }
-    return origin;
 }
 
-static _PyInterpreterFrame *
-first_complete(_PyInterpreterFrame *frame)
-{
-    while (frame != NULL && _PyFrame_IsIncomplete(frame)) {
-        frame = frame->previous;
-    }
-    return frame;
-}
-
-PyObject *
-pa_make_generator(PyThreadState *tstate, _PyInterpreterFrame *frame)
-{
-    PyCodeObject *code = frame->f_code;
-    PyFunctionObject *func = frame->f_func;
-    int kind = code->co_flags & (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR);
-    PyTypeObject *type = kind == CO_COROUTINE ? &PyCoro_Type
-                         : kind == CO_ASYNC_GENERATOR ? &PyAsyncGen_Type : &PyGen_Type;
-    PyObject *origin = NULL;
-    if (kind == CO_COROUTINE && tstate->coroutine_origin_tracking_depth > 0) {
-        origin = coroutine_origin(tstate->coroutine_origin_tracking_depth,
-                                  first_complete(frame->previous));
-        if (origin == NULL) {
-            return NULL;
-        }
-    }
-    PyGenObject *gen = PyObject_GC_NewVar(PyGenObject, type,
-                                          code->co_nlocalsplus + code->co_stacksize);
-    if (gen == NULL) {
-        Py_XDECREF(origin);
-        return NULL;
-    }
-    gen->gi_code = (PyCodeObject *)Py_NewRef(code);
-    gen->gi_weakreflist = NULL;
-    gen->gi_name = Py_NewRef(func->func_name);
-    gen->gi_qualname = Py_NewRef(func->func_qualname);
-    gen->gi_exc_state.exc_value = NULL;
-    gen->gi_exc_state.previous_item = NULL;
-    gen->gi_origin_or_finalizer = origin;
-    gen->gi_hooks_inited = 0;
-    gen->gi_closed = 0;
-    gen->gi_running_async = 0;
-    /* The frame's data moves into the generator: its references go with it. */
-    _PyInterpreterFrame *gen_frame = (_PyInterpreterFrame *)gen->gi_iframe;
-    memcpy(gen_frame, frame, (char *)&frame->localsplus[frame->stacktop] - (char *)frame);
-    gen_frame->previous = NULL;
-    gen_frame->owner = FRAME_OWNED_BY_GENERATOR;
-    if (gen_frame->frame_obj != NULL) {
-        gen_frame->frame_obj->f_frame = gen_frame;
-    }
-    frame->frame_obj = NULL;
-    gen->gi_frame_state = FRAME_CREATED;
-    _PyObject_GC_TRACK(gen);
-    return (PyObject *)gen;
-}
+/* PEP 509 tags of dicts the loop changed in place (pa_seam311.h: PA_DICT_CHANGED). */
+uint64_t pa_dict_version = (uint64_t)1 << 62;

@@ -211,7 +211,7 @@ pa_get_or_compile(PyCodeObject *co)
 static int
 is_main_module_body(_PyInterpreterFrame *frame)
 {
-    if (frame->f_code->co_flags & CO_OPTIMIZED || frame->f_locals != frame->f_globals
+    if (PA_FRAME_CODE(frame)->co_flags & CO_OPTIMIZED || frame->f_locals != frame->f_globals
             || !PyDict_CheckExact(frame->f_globals)) {
         return 0;
     }
@@ -249,13 +249,13 @@ enter_maybe_cold(_PyInterpreterFrame *frame, PyCodeObject *co, pa_unit *u)
 PyObject *
 pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
 {
-    PyCodeObject *co = frame->f_code;
+    PyCodeObject *co = PA_FRAME_CODE(frame);
     pa_unit *u = pa_unit_for_code(co);
     int wanted = tls_depth > 0 || global_enabled || (u != NULL && (u->flags & PA_UNIT_JIT));
     if (!wanted) {
         return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
     }
-    if (tstate->c_tracefunc != NULL || tstate->c_profilefunc != NULL) {
+    if (PA_TRACING_ACTIVE_FOR(tstate, co)) {
         /* Debuggers, coverage and profilers get CPython's loop and its events. */
         pa_count_fallback(PA_FB_TRACING);
         return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
@@ -676,15 +676,16 @@ mod_call_toplevel(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyThreadState *tstate = PyThreadState_Get();
-    _PyInterpreterFrame *below = tstate->cframe->current_frame;
-    int saved_remaining = tstate->recursion_remaining;
-    tstate->cframe->current_frame = NULL;
+    _PyInterpreterFrame *below = PA_CURRENT_FRAME(tstate);
+    int saved_remaining = PA_PY_RECURSION_REMAINING(tstate);
+    PA_CURRENT_FRAME(tstate) = NULL;
     /* calling anything but a Python function (exec, the console's ctypes function) counts
      * one level for that call, which python does not make */
-    tstate->recursion_remaining = tstate->recursion_limit + (PyFunction_Check(args[0]) ? 0 : 1);
+    PA_PY_RECURSION_REMAINING(tstate) =
+        PA_PY_RECURSION_LIMIT(tstate) + (PyFunction_Check(args[0]) ? 0 : 1);
     PyObject *res = PyObject_Vectorcall(args[0], args + 1, nargs - 1, NULL);
-    tstate->recursion_remaining = saved_remaining;
-    tstate->cframe->current_frame = below;
+    PA_PY_RECURSION_REMAINING(tstate) = saved_remaining;
+    PA_CURRENT_FRAME(tstate) = below;
     return res;
 }
 

@@ -1,8 +1,10 @@
 /* pa_internal.h -- what the C core's files share (not visible to cffi).
  *
- * The core reaches into CPython 3.11's internal structures (frames, thread state, code
- * objects) through the internal headers; everything version-specific about frames lives
- * behind the functions declared in the "frame seam" below (pa_frame311.c).
+ * The core reaches into CPython's internal structures (frames, thread state, code objects)
+ * through the internal headers.  Everything that differs between CPython versions lives in
+ * the running version's seam, csrc/pa_seam3XX.h (inline accessors and helpers under
+ * version-neutral names) and csrc/pa_frame3XX.c (its out-of-line half), chosen below: the
+ * only test of PY_VERSION_HEX in the core.
  */
 #ifndef PA_INTERNAL_H
 #define PA_INTERNAL_H
@@ -10,13 +12,15 @@
 #ifndef Py_BUILD_CORE
 #  define Py_BUILD_CORE 1
 #endif
+#include <patchlevel.h>              /* PY_VERSION_HEX, before Python.h */
+#if PY_VERSION_HEX >= 0x030C0000 && !defined(Py_BUILD_CORE_MODULE)
+/* 3.12: without it _PyThreadState_GET() reads a thread-local libpython hides ("undefined
+ * symbol: _Py_tss_tstate" at import) */
+#  define Py_BUILD_CORE_MODULE 1
+#endif
 #include <Python.h>
 #include <stdint.h>
 #include <stdbool.h>
-
-#if PY_VERSION_HEX < 0x030B0000 || PY_VERSION_HEX >= 0x030C0000
-#  error "this C core targets CPython 3.11"
-#endif
 
 #include "internal/pycore_frame.h"
 #include "internal/pycore_code.h"
@@ -58,35 +62,18 @@ enum {
 #  define PA_ALWAYS_INLINE inline
 #endif
 
-/* ---- the frame seam (3.11): push, clear, pop inline, the rest in pa_frame311.c ---- */
+/* ---- the version seam: the one choice of CPython version in the core ---- */
 
-#include "pa_frame311.h"
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+#  include "pa_seam311.h"
+#elif PY_VERSION_HEX >= 0x030C0000 && PY_VERSION_HEX < 0x030D0000
+#  include "pa_seam312.h"
+#else
+#  error "pyadapt's C core has no seam for this CPython version (see csrc/pa_seam3XX.h)"
+#endif
+#include "pa_frames.h"
 /* The frame object of `frame` (borrowed), creating it if needed; NULL with an exception set on failure. */
 PyFrameObject *pa_frame_object(PyThreadState *tstate, _PyInterpreterFrame *frame);
-
-/* CPython offset (in code units) of the last inline cache entry of a CALL, relative to
- * the CALL: a caller frame suspended in an inlined call shows this as its f_lasti. */
-#define PA_CPY_CALL_LAST_CACHE 4
-#define PA_CPY_LOAD_ATTR_LAST_CACHE 4
-#define PA_CPY_BINARY_SUBSCR_LAST_CACHE 4
-
-/* ---- CPython 3.11 layouts that its headers keep private (mirrored, same fields) ---- */
-typedef struct { PyObject_HEAD Py_ssize_t it_index; PyListObject *it_seq; } pa_listiter311;
-typedef struct { PyObject_HEAD Py_ssize_t it_index; PyTupleObject *it_seq; } pa_tupleiter311;
-typedef struct { PyObject_HEAD long index; long start; long step; long len; } pa_rangeiter311;
-typedef struct { PyObject_HEAD PyObject *prop_get, *prop_set, *prop_del, *prop_doc, *prop_name;
-                 int getter_doc; } pa_property311;
-/* Modules/arraymodule.c: array.array's object and its per-typecode item descriptor */
-struct pa_array311;
-typedef struct {
-    char typecode;
-    int itemsize;
-    PyObject *(*getitem)(struct pa_array311 *, Py_ssize_t);
-    int (*setitem)(struct pa_array311 *, Py_ssize_t, PyObject *);
-} pa_arraydescr311;
-typedef struct pa_array311 { PyObject_VAR_HEAD char *ob_item; Py_ssize_t allocated;
-                             const pa_arraydescr311 *ob_descr; PyObject *weakreflist;
-                             Py_ssize_t ob_exports; } pa_array311;
 
 /* ---- configuration and specialization ---- */
 extern pa_config_t pa_config;

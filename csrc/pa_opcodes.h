@@ -19,7 +19,9 @@
  * (Py_LT..Py_GE), BINARY_OP (NB_*), IS and IN (1: negated), RESUME and AWAITABLE (where it
  * stands), RERAISE (1: f_lasti is under the exception), UNPACK_EX (before | after << 8),
  * FUNCTION_FLAGS (what MAKE_FUNCTION pops: defaults, kwdefaults, annotations, closure),
- * FORMAT (conversion | 4 with a format spec), CALL_EX (1: with **kwargs).
+ * FORMAT (conversion | 4 with a format spec), CALL_EX (1: with **kwargs), INTRINSIC_1 and
+ * INTRINSIC_2 (which intrinsic: PA_INTRINSIC1_*, PA_INTRINSIC2_* in pa_cdef.h), SUPER (name
+ * index << 1, bit 0: super() was called with two arguments).
  *
  * POP and PUSH are the items the instruction takes from the stack and puts back, as C
  * expressions of `oparg` and, for an instruction whose stack depends on whether it branches,
@@ -240,7 +242,22 @@
     PA_SPEC(FOR_ITER_RANGE, FOR_ITER, 0)                         \
     PA_SPEC(FOR_ITER_GEN, FOR_ITER, 0)                           \
     PA_SPEC(SEND_ADAPTIVE, SEND, PA_F_ADAPTIVE)                  \
-    PA_SPEC(SEND_GEN, SEND, 0)
+    PA_SPEC(SEND_GEN, SEND, 0)                                   \
+    /* instructions whose semantics first came with CPython 3.12's bytecode */ \
+    PA_OP0(RETURN_CONST, CONST, 0, 0, 0)                         /* return constant oparg */ \
+    PA_OP0(BINARY_SLICE, NONE, 3, 1, 0)                          /* TOS = TOS2[TOS1:TOS] */ \
+    PA_OP0(STORE_SLICE, NONE, 4, 0, 0)                           /* TOS2[TOS1:TOS] = TOS3 */ \
+    PA_OP0(LOAD_FAST_AND_CLEAR, LOCAL, 0, 1, 0)                  /* push local oparg (maybe NULL), unbind it */ \
+    PA_OP0(END_FOR, NONE, 2, 0, 0)                               /* pop two (a loop's exhausted iterator) */ \
+    PA_OP0(END_SEND, NONE, 2, 1, 0)                              /* drop the receiver under TOS */ \
+    PA_OP0(CLEANUP_THROW, NONE, 3, 2, 0)                         /* throw() into a delegate: StopIteration's value, or re-raise */ \
+    PA_OP0(CALL_INTRINSIC_1, INTRINSIC_1, 1, 1, 0)               /* TOS = intrinsic oparg (TOS) */ \
+    PA_OP0(CALL_INTRINSIC_2, INTRINSIC_2, 2, 1, 0)               /* TOS = intrinsic oparg (TOS1, TOS) */ \
+    PA_OP0(LOAD_SUPER_ATTR, SUPER, 3, 1, 0)                      /* TOS = super(TOS1, TOS).name (TOS2: super) */ \
+    PA_OP0(LOAD_SUPER_METHOD, SUPER, 3, 2, 0)                    /* push NULL, super(TOS1, TOS).name */ \
+    PA_OP0(LOAD_LOCALS, NONE, 0, 1, 0)                           /* push the frame's locals mapping */ \
+    PA_OP0(LOAD_FROM_DICT_OR_GLOBALS, NAME, 1, 1, 0)             /* TOS[name], else globals/builtins */ \
+    PA_OP0(LOAD_FROM_DICT_OR_DEREF, LOCAL, 1, 1, 0)              /* TOS[name of cell oparg], else the cell */
 
 /* Superinstructions: which pair of instructions each one fuses (see pa_unit_quicken). */
 #define PA_SUPERINSTRUCTION_LIST \

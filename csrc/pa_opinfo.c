@@ -27,6 +27,9 @@ const char *const pa_arg_names[PA_NUM_ARG_KINDS] = {
     [PA_ARG_FUNCTION_FLAGS] = "function_flags",
     [PA_ARG_FORMAT] = "format",
     [PA_ARG_CALL_EX] = "call_ex",
+    [PA_ARG_INTRINSIC_1] = "intrinsic_1",
+    [PA_ARG_INTRINSIC_2] = "intrinsic_2",
+    [PA_ARG_SUPER] = "super",
 };
 
 const pa_opstack pa_opstack_table[256] = {

@@ -68,11 +68,11 @@ pa_type_name(PyTypeObject *tp)
 static pa_unit *
 unit_of(const uint32_t *instr)
 {
-    _PyInterpreterFrame *frame = PyThreadState_GET()->cframe->current_frame;
+    _PyInterpreterFrame *frame = PA_CURRENT_FRAME(PyThreadState_GET());
     if (frame == NULL) {
         return NULL;
     }
-    pa_unit *u = pa_unit_for_code(frame->f_code);
+    pa_unit *u = pa_unit_for_code(PA_FRAME_CODE(frame));
     if (u == NULL || instr < u->code || instr >= u->code + u->ncode) {
         return NULL;
     }

@@ -243,7 +243,7 @@ instance_storage(PyObject *owner, PyObject *name, int *in_values, uint32_t *wher
     if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT)) {
         return PA_FAIL_NO_MANAGED_DICT;
     }
-    if (*_PyObject_ValuesPointer(owner) != NULL) {
+    if (PA_INSTANCE_VALUES(owner) != NULL) {
         PyDictKeysObject *keys = ((PyHeapTypeObject *)tp)->ht_cached_keys;
         Py_ssize_t index = keys != NULL ? pa_keys_index(keys, name) : -1;
         if (index < 0) {
@@ -253,7 +253,7 @@ instance_storage(PyObject *owner, PyObject *name, int *in_values, uint32_t *wher
         *where = (uint32_t)index;
         return PA_FAIL_NONE;
     }
-    PyDictObject *dict = (PyDictObject *)*_PyObject_ManagedDictPointer(owner);
+    PyDictObject *dict = PA_MANAGED_DICT(owner);
     if (dict == NULL || !PyDict_CheckExact(dict)) {
         return PA_FAIL_NOT_FOUND;
     }
@@ -331,7 +331,7 @@ slot_offset(PyObject *owner, PyObject *descr, int for_store, uint32_t *offset)
 static int
 shared_keys_without(PyObject *owner, PyObject *name, uint32_t *keys_version)
 {
-    if (*_PyObject_ManagedDictPointer(owner) != NULL) {
+    if (PA_MANAGED_DICT(owner) != NULL) {
         return PA_FAIL_DICT_MATERIALIZED;
     }
     PyDictKeysObject *keys = ((PyHeapTypeObject *)Py_TYPE(owner))->ht_cached_keys;
@@ -408,7 +408,7 @@ specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
             return;
         }
         if (dt == &PyProperty_Type) {
-            PyObject *fget = ((pa_property311 *)descr)->prop_get;
+            PyObject *fget = ((pa_property *)descr)->prop_get;
             if (fget == NULL || !simple_function(fget, 1)) {
                 kind = PA_FAIL_DESCRIPTOR;
                 goto done;
@@ -714,7 +714,7 @@ fail:
 static int
 is_small_int(PyObject *o)
 {
-    return PyLong_CheckExact(o) && (size_t)(Py_SIZE(o) + 1) <= 2;
+    return PyLong_CheckExact(o) && PA_IS_SMALL_INT(o);
 }
 
 /* An exact int or float: an operand of the NUMERIC forms, which take int and float mixed
@@ -839,7 +839,7 @@ fail:
 
 /* ---- subscripts and unpacking ---- */
 
-/* array.array, whose object layout pa_array311 mirrors.  The array module makes its type
+/* array.array, whose object layout pa_array mirrors.  The array module makes its type
  * from a spec, once per module object, so there is no one address to compare with: the
  * type is recognised by its name, its size and the immutable-type flag, which a class
  * statement never sets (a Python subclass, even one named "array.array", fails it).  The
@@ -847,7 +847,7 @@ fail:
 static int
 is_array_type(PyTypeObject *tp)
 {
-    return (tp->tp_flags & Py_TPFLAGS_IMMUTABLETYPE) && tp->tp_basicsize == sizeof(pa_array311)
+    return (tp->tp_flags & Py_TPFLAGS_IMMUTABLETYPE) && tp->tp_basicsize == sizeof(pa_array)
            && tp->tp_itemsize == 0 && strcmp(tp->tp_name, "array.array") == 0;
 }
 
@@ -859,7 +859,7 @@ array_item_site(PyTypeObject *tp, PyObject *sub, uint32_t *version_field)
     if (!PyLong_CheckExact(sub)) {
         return PA_FAIL_OPERANDS;
     }
-    if ((size_t)Py_SIZE(sub) > 1) {
+    if (!PA_IS_SMALL_INDEX(sub)) {
         return PA_FAIL_NEGATIVE_OR_RANGE;
     }
     uint32_t version = type_version(tp, &_Py_ID(__getitem__));
@@ -881,7 +881,7 @@ specialize_binary_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
             kind = PA_FAIL_OPERANDS;
             goto fail;
         }
-        if ((size_t)Py_SIZE(sub) > 1) {
+        if (!PA_IS_SMALL_INDEX(sub)) {
             kind = PA_FAIL_NEGATIVE_OR_RANGE;
             goto fail;
         }
@@ -935,7 +935,7 @@ specialize_store_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
     PyTypeObject *tp = Py_TYPE(container);
     int kind;
     if (tp == &PyList_Type) {
-        if (!PyLong_CheckExact(sub) || (size_t)Py_SIZE(sub) > 1) {
+        if (!PyLong_CheckExact(sub) || !PA_IS_SMALL_INDEX(sub)) {
             kind = PyLong_CheckExact(sub) ? PA_FAIL_NEGATIVE_OR_RANGE : PA_FAIL_OPERANDS;
             goto fail;
         }

@@ -12,13 +12,19 @@ instructions it executes (``stats()["instructions"]``, None in a normal build).
 """
 import glob
 import os
+import sys
 
 from cffi import FFI
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CSRC = os.path.join(os.path.dirname(HERE), "csrc")
-SOURCES = ["pa_eval.c", "pa_hook.c", "pa_units.c", "pa_compile.c", "pa_frame311.c", "pa_specialize.c",
-           "pa_opinfo.c", "pa_sites.c", "pa_match.c", "pa_excgroup.c"]
+# The core, shared by every CPython version ...
+CORE_SOURCES = ["pa_eval.c", "pa_hook.c", "pa_units.c", "pa_compile.c", "pa_specialize.c",
+                "pa_frames.c", "pa_opinfo.c", "pa_sites.c", "pa_match.c", "pa_excgroup.c"]
+# ... plus the out-of-line half of the running version's seam (its header, pa_seam3XX.h,
+# is chosen by csrc/pa_internal.h).
+SEAM_SOURCE = "pa_frame%d%d.c" % sys.version_info[:2]
+SOURCES = CORE_SOURCES + [SEAM_SOURCE]
 
 
 def _read(name):

@@ -4,10 +4,11 @@ CPython version.
 The compiler itself is C (csrc/pa_compile.c): it runs when a code object is first entered,
 and it must run no Python code there (a signal handler, an audit hook or a profiler would
 see it, and an exception raised in it could be lost).  What it needs to know about this
-CPython's bytecode is data, built here once at import from the interpreter's own ``opcode``
-module and written into the C core's ``pa_decoder`` table: for each CPython opcode, the
-pyadapt instruction it lowers to (or that it is dropped, an EXTENDED_ARG prefix, a CACHE
-entry, or unknown), its inline cache entries, and the direction of its relative jump.
+CPython's bytecode is data, built once at import by the running version's decoder
+(``pyadapt/_decode3XX.py``, from the interpreter's own ``opcode`` module) and written into
+the C core's ``pa_decoder`` table: for each CPython opcode, the pyadapt instruction it
+lowers to (or that it is dropped, an EXTENDED_ARG prefix, a CACHE entry, or unknown), its
+inline cache entries, the direction of its relative jump, and what happens to its oparg.
 
 A unit (``pa_unit`` in csrc/pa_cdef.h) holds pyadapt's code -- 32-bit instruction words
 (opcode in the low 8 bits, oparg in the high 24), each followed by its family's inline
@@ -16,14 +17,29 @@ exception table in pyadapt indices.  Everything the Python layer knows about pya
 instructions it reads from the C core's metadata table (``pa_opinfo_table``, generated
 from csrc/pa_opcodes.h).
 """
-import opcode as _cpy_opcode
+import importlib
+import sys
 import types
 
 from ._pyadapt import ffi, lib
 
-__all__ = ["OPS", "OPNAMES", "compile_code", "CompileError"]
+__all__ = ["OPS", "OPNAMES", "COMPARE_OPS", "BINARY_OPS", "INTRINSIC_1_NAMES",
+           "INTRINSIC_2_NAMES", "compile_code", "CompileError"]
 
 ARG_NAMES = [ffi.string(lib.pa_arg_names[k]).decode() for k in range(lib.PA_NUM_ARG_KINDS)]
+
+
+# What the opargs of the "compare" and "binary_op" kinds mean in pyadapt's instruction set,
+# whatever the running CPython's encoding (a decoder lowers its version's opargs to these):
+# the rich comparison (Py_LT ... Py_GE) and the NB_* operator of csrc/pa_eval.c's tables.
+COMPARE_OPS = ("<", "<=", "==", "!=", ">", ">=")
+BINARY_OPS = ("+", "&", "//", "<<", "@", "*", "%", "|", "**", ">>", "-", "/", "^",
+              "+=", "&=", "//=", "<<=", "@=", "*=", "%=", "|=", "**=", ">>=", "-=", "/=", "^=")
+# ... and of the "intrinsic_1" and "intrinsic_2" kinds (PA_INTRINSIC1_*, PA_INTRINSIC2_*)
+INTRINSIC_1_NAMES = (None, "INTRINSIC_PRINT", "INTRINSIC_IMPORT_STAR",
+                     "INTRINSIC_STOPITERATION_ERROR", "INTRINSIC_ASYNC_GEN_WRAP",
+                     "INTRINSIC_UNARY_POSITIVE", "INTRINSIC_LIST_TO_TUPLE")
+INTRINSIC_2_NAMES = (None, "INTRINSIC_PREP_RERAISE_STAR")
 
 
 class OpInfo:
@@ -69,67 +85,28 @@ OPS = _load_opinfo()
 OPNAMES = {info.code: name for name, info in OPS.items()}
 
 
-class CompileError(Exception):
-    """The code object uses something the compiler cannot translate."""
+# ---- the decoder of the running CPython version (the version seam of the compiler) ----
 
-
-# ---- the CPython 3.11 decoder (the version seam of the compiler) ----
-
-_CPY = _cpy_opcode.opmap
-_BACKWARD = {"JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT",
-             "POP_JUMP_BACKWARD_IF_FALSE", "POP_JUMP_BACKWARD_IF_TRUE",
-             "POP_JUMP_BACKWARD_IF_NONE", "POP_JUMP_BACKWARD_IF_NOT_NONE"}
-
-# CPython instruction -> pyadapt instruction, where the names differ.
-_RENAME = {
-    "JUMP_FORWARD": "JUMP",
-    "JUMP_BACKWARD": "JUMP",
-    "JUMP_BACKWARD_NO_INTERRUPT": "JUMP_NO_INTERRUPT",
-    "POP_JUMP_FORWARD_IF_FALSE": "POP_JUMP_IF_FALSE",
-    "POP_JUMP_BACKWARD_IF_FALSE": "POP_JUMP_IF_FALSE",
-    "POP_JUMP_FORWARD_IF_TRUE": "POP_JUMP_IF_TRUE",
-    "POP_JUMP_BACKWARD_IF_TRUE": "POP_JUMP_IF_TRUE",
-    "POP_JUMP_FORWARD_IF_NONE": "POP_JUMP_IF_NONE",
-    "POP_JUMP_BACKWARD_IF_NONE": "POP_JUMP_IF_NONE",
-    "POP_JUMP_FORWARD_IF_NOT_NONE": "POP_JUMP_IF_NOT_NONE",
-    "POP_JUMP_BACKWARD_IF_NOT_NONE": "POP_JUMP_IF_NOT_NONE",
-}
-# CPython instructions with no pyadapt counterpart: their work is done by the next one.
-_DROPPED = {"PRECALL"}
+# (op, kind, pa_op, ncache, jump, alt_op, arg_shift, jump_extra, arg_limit): pa_decode_entry's
+# fields
+_DECODER = importlib.import_module("pyadapt._decode%d%d" % sys.version_info[:2])
 
 
 def decoder_entries():
-    """(CPython opcode, kind, pyadapt opcode, cache entries, jump direction) for every
-    opcode of this CPython, as the C compiler's pa_decoder table holds them."""
-    relative = set(_cpy_opcode.hasjrel)
-    caches = _cpy_opcode._inline_cache_entries
-    rows = []
-    for op in range(256):
-        name = _cpy_opcode.opname[op]
-        ncache = caches[op]
-        jump = 0
-        pa_op = 0
-        if op == _CPY["EXTENDED_ARG"]:
-            kind = lib.PA_DK_EXTENDED_ARG
-        elif op == _CPY["CACHE"]:
-            kind = lib.PA_DK_CACHE
-        elif name in _DROPPED:
-            kind = lib.PA_DK_DROP
-        elif _RENAME.get(name, name) in OPS:
-            kind = lib.PA_DK_OP
-            pa_op = OPS[_RENAME.get(name, name)].code
-            if op in relative:
-                jump = -1 if name in _BACKWARD else 1
-        else:
-            kind = lib.PA_DK_UNKNOWN
-        rows.append((op, kind, pa_op, ncache, jump))
-    return rows
+    """The rows of the C compiler's pa_decoder table for every opcode of this CPython, as
+    the running version's decoder (``pyadapt/_decode3XX.py``) gives them: (CPython opcode,
+    kind, pyadapt opcode, cache entries, jump direction, pyadapt opcode when the oparg's
+    bit 0 is set, oparg shift, jump target adjustment, oparg limit)."""
+    return _DECODER.entries(OPS, lib)
 
 
 def _load_decoder():
-    for op, kind, pa_op, ncache, jump in decoder_entries():
+    for (op, kind, pa_op, ncache, jump, alt_op, arg_shift, jump_extra,
+         arg_limit) in decoder_entries():
         entry = lib.pa_decoder[op]
         entry.kind, entry.pa_op, entry.ncache, entry.jump = kind, pa_op, ncache, jump
+        entry.alt_op, entry.arg_shift, entry.jump_extra = alt_op, arg_shift, jump_extra
+        entry.arg_limit = arg_limit
     lib.pa_decoder_ready = 1
 
 

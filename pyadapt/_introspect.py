@@ -5,13 +5,13 @@ One model serves everything that shows pyadapt's state -- ``get_instructions`` (
 instruction, read straight from the C unit through cffi.
 """
 import dis as _dis
-import opcode as _opcode
 import sys
 import types
 from collections import namedtuple
 
 from . import _pyadapt as _core, _word
-from ._compiler import OPS, OPNAMES
+from ._compiler import (BINARY_OPS, COMPARE_OPS, INTRINSIC_1_NAMES, INTRINSIC_2_NAMES, OPS,
+                        OPNAMES)
 from ._pyadapt import ffi, lib
 
 __all__ = ["Instruction", "get_instructions", "dis", "distb", "stats", "reset_stats"]
@@ -123,10 +123,16 @@ def _argrepr(code, unit, info, arg):
         n = code._varname_from_oparg(arg)
         return n, n
     if kind == "compare":
-        return _opcode.cmp_op[arg], _opcode.cmp_op[arg]
+        return COMPARE_OPS[arg], COMPARE_OPS[arg]
     if kind == "binary_op":
-        s = _opcode._nb_ops[arg][1]
-        return s, s
+        return BINARY_OPS[arg], BINARY_OPS[arg]
+    if kind == "super":
+        n = code.co_names[arg >> 1]
+        return n, n
+    if kind == "intrinsic_1":
+        return INTRINSIC_1_NAMES[arg], INTRINSIC_1_NAMES[arg]
+    if kind == "intrinsic_2":
+        return INTRINSIC_2_NAMES[arg], INTRINSIC_2_NAMES[arg]
     if kind in ("is", "in"):
         return arg, ("is not" if kind == "is" else "not in") if arg else ""
     return arg, ""

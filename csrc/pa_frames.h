@@ -1,0 +1,151 @@
+/* pa_frames.h -- frames and generators as the loop handles them, written once for every
+ * CPython version over the seam's names (pa_seam3XX.h, included before this): pushing,
+ * clearing and popping frames inline (at every Python-to-Python call and return the loop runs
+ * inline), entering a generator's frame, and the private layouts both versions share.  The
+ * out-of-line half is pa_frames.c.
+ */
+#ifndef PA_FRAMES_H
+#define PA_FRAMES_H
+
+/* The loop's link into the thread while it runs: a _PyCFrame on the C stack holding the
+ * current frame (3.11 and 3.12; the seam says what else goes with it). */
+typedef _PyCFrame pa_loop_link;
+static PA_ALWAYS_INLINE void
+pa_loop_enter(PyThreadState *tstate, pa_loop_link *link, _PyInterpreterFrame *frame)
+{
+    _PyCFrame *prev = tstate->cframe;
+    PA_LINK_INHERIT(link, prev);
+    link->previous = prev;
+    tstate->cframe = link;
+    frame->previous = prev->current_frame;
+    link->current_frame = frame;
+}
+static PA_ALWAYS_INLINE void
+pa_loop_leave(PyThreadState *tstate, pa_loop_link *link)
+{
+    tstate->cframe = link->previous;
+    PA_LINK_HAND_BACK(link, tstate->cframe);
+}
+
+#define PA_GEN_STATE(gen) ((gen)->gi_frame_state)          /* an lvalue */
+#define PA_GEN_FRAME(gen) ((_PyInterpreterFrame *)(gen)->gi_iframe)
+
+/* Out of line: a frame that does not fit the current data-stack chunk. */
+_PyInterpreterFrame *pa_push_frame_slow(PyThreadState *tstate, size_t size);
+/* Out of line: the frame is the first of its chunk, which is freed. */
+void pa_pop_frame_slow(PyThreadState *tstate, _PyInterpreterFrame *frame);
+/* Out of line: a frame with a frame object (which takes the data if it outlives it). */
+void pa_clear_frame_with_object(PyThreadState *tstate, _PyInterpreterFrame *frame);
+
+/* Push a frame of `size` slots on the thread's frame stack (CPython's own data stack);
+ * NULL with MemoryError set. */
+static PA_ALWAYS_INLINE _PyInterpreterFrame *
+pa_push_frame(PyThreadState *tstate, size_t size)
+{
+    if (__builtin_expect(_PyThreadState_HasStackSpace(tstate, (int)size), 1)) {
+        _PyInterpreterFrame *res = (_PyInterpreterFrame *)tstate->datastack_top;
+        tstate->datastack_top += size;
+        return res;
+    }
+    return pa_push_frame_slow(tstate, size);
+}
+
+/* Release a frame's references but its code's (CPython 3.12's _PyFrame_ClearExceptCode): a
+ * frame object that outlives the frame takes the data, with a code reference of its own. */
+static PA_ALWAYS_INLINE void
+pa_clear_frame_except_code(PyThreadState *tstate, _PyInterpreterFrame *frame)
+{
+    PA_ASSERT(PA_CURRENT_FRAME(tstate) != frame);
+    if (frame->frame_obj != NULL) {
+        pa_clear_frame_with_object(tstate, frame);
+        return;
+    }
+    for (int i = 0; i < frame->stacktop; i++) {
+        Py_XDECREF(frame->localsplus[i]);
+    }
+    Py_XDECREF(frame->f_locals);
+    Py_DECREF(PA_FRAME_FUNC(frame));
+}
+
+/* Release all of a frame's references. */
+static PA_ALWAYS_INLINE void
+pa_clear_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
+{
+    pa_clear_frame_except_code(tstate, frame);
+    Py_DECREF(PA_FRAME_CODE(frame));
+}
+
+/* Pop the thread's newest frame (its references already released or moved). */
+static PA_ALWAYS_INLINE void
+pa_pop_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
+{
+    if (__builtin_expect((PyObject **)frame != &tstate->datastack_chunk->data[0], 1)) {
+        tstate->datastack_top = (PyObject **)frame;
+    }
+    else {
+        pa_pop_frame_slow(tstate, frame);
+    }
+}
+
+/* Clear an owned-by-thread frame that is no longer current, and pop it. */
+static PA_ALWAYS_INLINE void
+pa_clear_and_pop_frame(PyThreadState *tstate, _PyInterpreterFrame *frame)
+{
+    PA_ASSERT(frame->owner == FRAME_OWNED_BY_THREAD);
+    PA_C_RECURSION_REMAINING(tstate)--;   /* as CPython: a __del__ run here has one level less */
+    pa_clear_frame(tstate, frame);
+    PA_C_RECURSION_REMAINING(tstate)++;
+    pa_pop_frame(tstate, frame);
+}
+
+/* RETURN_GENERATOR: a new generator, coroutine or async generator that takes over `frame`'s
+ * data (which has run up to its RETURN_GENERATOR; the frame keeps no references), in
+ * FRAME_CREATED state; NULL with an exception set. */
+PyObject *pa_make_generator(PyThreadState *tstate, _PyInterpreterFrame *frame);
+
+/* Run a suspended generator's frame inside the loop (FOR_ITER_GEN, SEND_GEN): what
+ * gen_send_ex2 does before its eval call.  Returns the generator's frame, linked to
+ * `caller`. */
+static PA_ALWAYS_INLINE _PyInterpreterFrame *
+pa_gen_enter_inline(PyThreadState *tstate, PyGenObject *gen, PyObject *sent,
+                    _PyInterpreterFrame *caller)
+{
+    _PyInterpreterFrame *gen_frame = PA_GEN_FRAME(gen);
+    _PyFrame_StackPush(gen_frame, sent);
+    gen->gi_frame_state = FRAME_EXECUTING;
+    gen->gi_exc_state.previous_item = tstate->exc_info;
+    tstate->exc_info = &gen->gi_exc_state;
+    gen_frame->previous = caller;
+    return gen_frame;
+}
+
+/* A generator frame that ran inline returned (raised = 0) or raised: what gen_send_ex2 does
+ * after its eval call, then its frame is cleared. */
+void pa_gen_finish_inline(PyThreadState *tstate, _PyInterpreterFrame *gen_frame, int raised);
+
+/* What a suspended generator or coroutine awaits (CPython's _PyGen_yf), new reference, or
+ * NULL. */
+PyObject *pa_gen_yielding_from(PyGenObject *gen);
+
+/* The eval breaker is set: signals and pending calls, a scheduled garbage collection (3.12),
+ * a GIL drop request, an asynchronous exception.  0, or -1 with the exception set. */
+int pa_handle_pending(PyThreadState *tstate);
+
+/* Layouts CPython's headers keep private in 3.11 and 3.12 (mirrored, same fields). */
+typedef struct { PyObject_HEAD Py_ssize_t it_index; PyListObject *it_seq; } pa_listiter;
+typedef struct { PyObject_HEAD Py_ssize_t it_index; PyTupleObject *it_seq; } pa_tupleiter;
+typedef struct { PyObject_HEAD PyObject *prop_get, *prop_set, *prop_del, *prop_doc, *prop_name;
+                 int getter_doc; } pa_property;
+/* Modules/arraymodule.c: array.array's object and its per-typecode item descriptor */
+struct pa_array;
+typedef struct {
+    char typecode;
+    int itemsize;
+    PyObject *(*getitem)(struct pa_array *, Py_ssize_t);
+    int (*setitem)(struct pa_array *, Py_ssize_t, PyObject *);
+} pa_arraydescr;
+typedef struct pa_array { PyObject_VAR_HEAD char *ob_item; Py_ssize_t allocated;
+                          const pa_arraydescr *ob_descr; PyObject *weakreflist;
+                          Py_ssize_t ob_exports; } pa_array;
+
+#endif
