@@ -336,6 +336,7 @@ get_awaitable_iter(PyObject *o)
     return NULL;
 }
 
+#ifndef PA_SEAM_ASYNC_GEN_WRAP     /* a seam may give it (3.13) */
 typedef struct {
     PyObject_HEAD
     PyObject *agw_val;
@@ -355,6 +356,7 @@ async_gen_wrap(PyObject *val)
     PyObject_GC_Track((PyObject *)o);
     return (PyObject *)o;
 }
+#endif
 
 static PyObject *
 import_name(PyThreadState *tstate, _PyInterpreterFrame *frame,
