@@ -48,7 +48,8 @@ extern const pa_opstack pa_opstack_table[256];
 #define PA_ARG_INTRINSIC_1 19
 #define PA_ARG_INTRINSIC_2 20
 #define PA_ARG_SUPER 21
-#define PA_NUM_ARG_KINDS 22
+#define PA_ARG_LOCAL_PAIR 22
+#define PA_NUM_ARG_KINDS 23
 /* The intrinsics of CALL_INTRINSIC_1 and _2 (CPython 3.12's numbering); those pyadapt does
  * not run (PEP 695's typing intrinsics) are past the decoder's arg_limit: the code object
  * runs natively. */
@@ -61,7 +62,7 @@ extern const pa_opstack pa_opstack_table[256];
 #define PA_INTRINSIC1_COUNT 7
 #define PA_INTRINSIC2_PREP_RERAISE_STAR 1
 #define PA_INTRINSIC2_COUNT 2
-extern const char *const pa_arg_names[22];
+extern const char *const pa_arg_names[23];
 /* Net stack effect of instruction `op` with `oparg`, the jump taken (jump=1) or not. */
 int pa_stack_effect(int op, int oparg, int jump);
 

@@ -104,26 +104,6 @@ pa_run_scheduled_gc(PyThreadState *tstate)
     return collect_scheduled_generation(tstate);
 }
 
-/* ---- the recursion limit (3.12's _Py_CheckRecursiveCallPy is not exported) ---- */
-
-int
-pa_py_recursion_exceeded(PyThreadState *tstate)
-{
-    if (tstate->recursion_headroom) {
-        if (tstate->py_recursion_remaining < -50) {
-            Py_FatalError("Cannot recover from Python stack overflow.");
-        }
-        return 0;
-    }
-    if (tstate->py_recursion_remaining <= 0) {
-        tstate->recursion_headroom++;
-        _PyErr_Format(tstate, PyExc_RecursionError, "maximum recursion depth exceeded");
-        tstate->recursion_headroom--;
-        return -1;
-    }
-    return 0;
-}
-
 /* ---- monitoring (sys.settrace, sys.setprofile, cProfile, sys.monitoring tools) ---- */
 
 uint64_t pa_monitoring_seen_version;

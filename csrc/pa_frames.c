@@ -92,10 +92,10 @@ pa_frame_object(PyThreadState *tstate, _PyInterpreterFrame *frame)
     }
     /* PyEval_GetFrame() is the exported way to materialize a frame object; it works on
      * the thread's current frame, so point that at `frame` for the duration. */
-    _PyInterpreterFrame *saved = tstate->cframe->current_frame;
-    tstate->cframe->current_frame = frame;
+    _PyInterpreterFrame *saved = PA_CURRENT_FRAME(tstate);
+    PA_CURRENT_FRAME(tstate) = frame;
     PyFrameObject *f = PyEval_GetFrame();
-    tstate->cframe->current_frame = saved;
+    PA_CURRENT_FRAME(tstate) = saved;
     if (f == NULL && !PyErr_Occurred()) {
         PyErr_NoMemory();
     }
@@ -117,7 +117,7 @@ frame_object_takes_ownership(PyThreadState *tstate, PyFrameObject *f,
     if (_PyFrame_IsIncomplete(frame)) {
         /* Dead before its first RESUME: pretend that RESUME ran. */
         PyCodeObject *code = PA_FRAME_CODE(frame);
-        frame->prev_instr = _PyCode_CODE(code) + code->_co_firsttraceable;
+        PA_FRAME_SET_LAST_INSTR(frame, _PyCode_CODE(code) + code->_co_firsttraceable);
     }
     _PyInterpreterFrame *prev = frame->previous;
     while (prev != NULL && _PyFrame_IsIncomplete(prev)) {
@@ -266,13 +266,14 @@ pa_gen_yielding_from(PyGenObject *gen)
         return NULL;
     }
     _PyInterpreterFrame *f = (_PyInterpreterFrame *)gen->gi_iframe;
-    _Py_CODEUNIT next = f->prev_instr[1];
-    if (!PA_IS_RESUME(PA_CODEUNIT_OPCODE(next)) || PA_CODEUNIT_OPARG(next) < 2) {
+    _Py_CODEUNIT next = *PA_SUSPENDED_RESUME_INSTR(f);
+    if (!PA_IS_RESUME(PA_CODEUNIT_OPCODE(next)) || PA_RESUME_WHERE(PA_CODEUNIT_OPARG(next)) < 2) {
         return NULL;
     }
     return Py_NewRef(f->localsplus[f->stacktop - 1]);
 }
 
+#ifndef PA_SEAM_HANDLE_PENDING
 /* ---- the eval breaker (CPython's handler is static in 3.11 and 3.12) ---- */
 
 int
@@ -300,3 +301,26 @@ pa_handle_pending(PyThreadState *tstate)
     }
     return 0;
 }
+#endif
+
+#ifdef PA_SEAM_PY_RECURSION_COUNTER
+/* ---- the Python recursion limit of a seam that counts Python frames apart (3.12+) ---- */
+
+int
+pa_py_recursion_exceeded(PyThreadState *tstate)
+{
+    if (tstate->recursion_headroom) {
+        if (tstate->py_recursion_remaining < -50) {
+            Py_FatalError("Cannot recover from Python stack overflow.");
+        }
+        return 0;
+    }
+    if (tstate->py_recursion_remaining <= 0) {
+        tstate->recursion_headroom++;
+        _PyErr_Format(tstate, PyExc_RecursionError, "maximum recursion depth exceeded");
+        tstate->recursion_headroom--;
+        return -1;
+    }
+    return 0;
+}
+#endif

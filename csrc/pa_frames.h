@@ -7,6 +7,7 @@
 #ifndef PA_FRAMES_H
 #define PA_FRAMES_H
 
+#ifndef PA_SEAM_LOOP_LINK     /* a seam without _PyCFrame (3.13) gives its own link */
 /* The loop's link into the thread while it runs: a _PyCFrame on the C stack holding the
  * current frame (3.11 and 3.12; the seam says what else goes with it). */
 typedef _PyCFrame pa_loop_link;
@@ -26,6 +27,16 @@ pa_loop_leave(PyThreadState *tstate, pa_loop_link *link)
     tstate->cframe = link->previous;
     PA_LINK_HAND_BACK(link, tstate->cframe);
 }
+#endif
+
+/* The RESUME a suspended generator's frame goes on at: 3.11 and 3.12 show the YIELD_VALUE
+ * before it; a seam whose frames show the next instruction (3.13) defines its own.  Where
+ * it resumes (RESUME's oparg: 0 start, 1 after yield, 2 after yield from, 3 after await)
+ * is the whole oparg there; 3.13 adds flag bits above. */
+#ifndef PA_SUSPENDED_RESUME_INSTR
+#  define PA_SUSPENDED_RESUME_INSTR(f) (PA_FRAME_LAST_INSTR(f) + 1)
+#  define PA_RESUME_WHERE(oparg) (oparg)
+#endif
 
 #define PA_GEN_STATE(gen) ((gen)->gi_frame_state)          /* an lvalue */
 #define PA_GEN_FRAME(gen) ((_PyInterpreterFrame *)(gen)->gi_iframe)
@@ -129,7 +140,9 @@ PyObject *pa_gen_yielding_from(PyGenObject *gen);
 
 /* The eval breaker is set: signals and pending calls, a scheduled garbage collection (3.12),
  * a GIL drop request, an asynchronous exception.  0, or -1 with the exception set. */
+#ifndef PA_SEAM_HANDLE_PENDING   /* a seam whose CPython exports its handler (3.13) */
 int pa_handle_pending(PyThreadState *tstate);
+#endif
 
 /* Layouts CPython's headers keep private in 3.11 and 3.12 (mirrored, same fields). */
 typedef struct { PyObject_HEAD Py_ssize_t it_index; PyListObject *it_seq; } pa_listiter;

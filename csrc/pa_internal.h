@@ -68,6 +68,8 @@ enum {
 #  include "pa_seam311.h"
 #elif PY_VERSION_HEX >= 0x030C0000 && PY_VERSION_HEX < 0x030D0000
 #  include "pa_seam312.h"
+#elif PY_VERSION_HEX >= 0x030D0000 && PY_VERSION_HEX < 0x030E0000
+#  include "pa_seam313.h"
 #else
 #  error "pyadapt's C core has no seam for this CPython version (see csrc/pa_seam3XX.h)"
 #endif

@@ -21,7 +21,8 @@
  * FUNCTION_FLAGS (what MAKE_FUNCTION pops: defaults, kwdefaults, annotations, closure),
  * FORMAT (conversion | 4 with a format spec), CALL_EX (1: with **kwargs), INTRINSIC_1 and
  * INTRINSIC_2 (which intrinsic: PA_INTRINSIC1_*, PA_INTRINSIC2_* in pa_cdef.h), SUPER (name
- * index << 1, bit 0: super() was called with two arguments).
+ * index << 1, bit 0: super() was called with two arguments), LOCAL_PAIR (two localsplus
+ * indices, the first in bits 4-7, the second in bits 0-3: 3.13's fused loads and stores).
  *
  * POP and PUSH are the items the instruction takes from the stack and puts back, as C
  * expressions of `oparg` and, for an instruction whose stack depends on whether it branches,
@@ -257,7 +258,18 @@
     PA_OP0(LOAD_SUPER_METHOD, SUPER, 3, 2, 0)                    /* push NULL, super(TOS1, TOS).name */ \
     PA_OP0(LOAD_LOCALS, NONE, 0, 1, 0)                           /* push the frame's locals mapping */ \
     PA_OP0(LOAD_FROM_DICT_OR_GLOBALS, NAME, 1, 1, 0)             /* TOS[name], else globals/builtins */ \
-    PA_OP0(LOAD_FROM_DICT_OR_DEREF, LOCAL, 1, 1, 0)              /* TOS[name of cell oparg], else the cell */
+    PA_OP0(LOAD_FROM_DICT_OR_DEREF, LOCAL, 1, 1, 0)              /* TOS[name of cell oparg], else the cell */ \
+    /* instructions whose semantics first came with CPython 3.13's bytecode */ \
+    PA_OP0(TO_BOOL, NONE, 1, 1, 0)                               /* TOS = bool(TOS) */ \
+    PA_OP0(CONVERT_VALUE, FORMAT, 1, 1, 0)                       /* TOS = str, repr or ascii (oparg 1..3) of TOS */ \
+    PA_OP0(FORMAT_SIMPLE, NONE, 1, 1, 0)                         /* TOS = format(TOS) */ \
+    PA_OP0(FORMAT_WITH_SPEC, NONE, 2, 1, 0)                      /* TOS = format(TOS1, TOS) */ \
+    PA_OP0(SET_FUNCTION_ATTRIBUTE, FUNCTION_FLAGS, 2, 1, 0)      /* function TOS's part oparg (one flag bit) = TOS1 */ \
+    PA_OPC(CALL_CALLABLE_FIRST, pa_cache_call, COUNT, oparg + 2, 1, 0) /* 3.13's CALL: callable, self or NULL, oparg arguments */ \
+    PA_OP0(CALL_FUNCTION_EX_CALLABLE_FIRST, CALL_EX, 3 + (oparg & 1), 1, 0) /* 3.13's: callable, NULL, *args (and **kwargs if oparg&1) */ \
+    PA_OP0(LOAD_FAST_LOAD_FAST, LOCAL_PAIR, 0, 2, 0)             /* push local oparg >> 4, then local oparg & 15 */ \
+    PA_OP0(STORE_FAST_LOAD_FAST, LOCAL_PAIR, 1, 1, 0)            /* local oparg >> 4 = TOS; push local oparg & 15 */ \
+    PA_OP0(STORE_FAST_STORE_FAST, LOCAL_PAIR, 2, 0, 0)           /* local oparg >> 4 = TOS, then local oparg & 15 = TOS */
 
 /* Superinstructions: which pair of instructions each one fuses (see pa_unit_quicken). */
 #define PA_SUPERINSTRUCTION_LIST \

@@ -30,6 +30,7 @@ const char *const pa_arg_names[PA_NUM_ARG_KINDS] = {
     [PA_ARG_INTRINSIC_1] = "intrinsic_1",
     [PA_ARG_INTRINSIC_2] = "intrinsic_2",
     [PA_ARG_SUPER] = "super",
+    [PA_ARG_LOCAL_PAIR] = "local_pair",
 };
 
 const pa_opstack pa_opstack_table[256] = {

@@ -15,7 +15,9 @@ def rows(cpy_opcode, ops, lib, rename, backward, dropped, alt=None, shift=None,
     cdef constant from which on an oparg has no pyadapt meaning."""
     alt, shift, jump_extra, arg_limit = alt or {}, shift or {}, jump_extra or {}, arg_limit or {}
     relative = set(cpy_opcode.hasjrel)
-    caches = cpy_opcode._inline_cache_entries        # a list indexed by opcode in 3.11, 3.12
+    caches = cpy_opcode._inline_cache_entries   # a list by opcode in 3.11, 3.12; a dict by name in 3.13
+    if isinstance(caches, dict):
+        caches = [caches.get(name, 0) for name in cpy_opcode.opname[:256]]
     cpy = cpy_opcode.opmap
     out = []
     for op in range(256):

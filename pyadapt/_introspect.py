@@ -122,6 +122,9 @@ def _argrepr(code, unit, info, arg):
     if kind == "local":
         n = code._varname_from_oparg(arg)
         return n, n
+    if kind == "local_pair":
+        pair = (code._varname_from_oparg(arg >> 4), code._varname_from_oparg(arg & 15))
+        return pair, ", ".join(pair)
     if kind == "compare":
         return COMPARE_OPS[arg], COMPARE_OPS[arg]
     if kind == "binary_op":

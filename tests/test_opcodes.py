@@ -42,11 +42,15 @@ def _lowered():
 
 LOWERED = _lowered()
 
-# Rows for other CPython versions' bytecode: semantics 3.11 has no instruction for (3.12's).
+# Rows for other CPython versions' bytecode: semantics 3.11 has no instruction for (3.12's,
+# then 3.13's, whose stack effects tests/test_decode313.py checks against 3.13's dis).
 OTHER_VERSIONS_ROWS = {
     "RETURN_CONST", "BINARY_SLICE", "STORE_SLICE", "LOAD_FAST_AND_CLEAR", "END_FOR", "END_SEND",
     "CLEANUP_THROW", "CALL_INTRINSIC_1", "CALL_INTRINSIC_2", "LOAD_SUPER_ATTR",
     "LOAD_SUPER_METHOD", "LOAD_LOCALS", "LOAD_FROM_DICT_OR_GLOBALS", "LOAD_FROM_DICT_OR_DEREF",
+    "TO_BOOL", "CONVERT_VALUE", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC", "SET_FUNCTION_ATTRIBUTE",
+    "CALL_CALLABLE_FIRST", "CALL_FUNCTION_EX_CALLABLE_FIRST", "LOAD_FAST_LOAD_FAST",
+    "STORE_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST",
 }
 LOWERED_HERE = [info for info in GENERIC if info.name in LOWERED]
 

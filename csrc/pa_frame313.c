@@ -1,0 +1,49 @@
+/* pa_frame313.c -- the out-of-line half of the version seam for CPython 3.13 (the inline
+ * half and the accessors are in pa_seam313.h; what every version shares, in pa_frames.c):
+ * the hook's exit contract and the sys.monitoring gate.  3.13 exports what 3.12 hid for the
+ * first and for the eval breaker (_PyEval_FrameClearAndPop, _Py_HandlePending), so this file
+ * is smaller than 3.12's; the recursion limit of 3.12+ is in pa_frames.c.
+ */
+#include "pa_internal.h"
+
+/* ---- the hook's exit contract ---- */
+
+void
+pa_finish_entry_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int raised)
+{
+    (void)raised;
+    /* CPython's own: a thread's frame cleared and popped; a generator's marked cleared, its
+     * exception state restored, cleared but for its code, unlinked */
+    _PyEval_FrameClearAndPop(tstate, frame);
+}
+
+/* ---- monitoring (sys.settrace, sys.setprofile, cProfile, sys.monitoring tools) ---- */
+
+uint64_t pa_monitoring_seen_version;
+int pa_monitoring_global;
+
+/* Does any tool listen to any of these events? */
+static int
+any_tool(const uint8_t *tools_per_event, int events)
+{
+    uint8_t any = 0;
+    for (int e = 0; e < events; e++) {
+        any |= tools_per_event[e];
+    }
+    return any != 0;
+}
+
+int
+pa_monitoring_recompute(PyInterpreterState *interp)
+{
+    pa_monitoring_global = any_tool(interp->monitors.tools, _PY_MONITORING_UNGROUPED_EVENTS);
+    pa_monitoring_seen_version = interp->ceval.instrumentation_version;
+    return pa_monitoring_global;
+}
+
+int
+pa_monitoring_local(PyCodeObject *co)
+{
+    const _PyCoMonitoringData *data = co->_co_monitoring;
+    return data != NULL && any_tool(data->local_monitors.tools, _PY_MONITORING_LOCAL_EVENTS);
+}

@@ -1,0 +1,119 @@
+/* pa_seam312plus.h -- what the seams of CPython 3.12 and later share (included at the end of
+ * pa_seam312.h and pa_seam313.h, which define PA_MONITORING_VERSION): the recursion counters,
+ * the sys.monitoring gate, generators' bookkeeping, compact ints, the range iterator, handing
+ * a frame to CPython's loop.
+ */
+#ifndef PA_SEAM312PLUS_H
+#define PA_SEAM312PLUS_H
+
+#include "internal/pycore_long.h"
+#include "internal/pycore_range.h"
+
+/* ---- the thread state ---- */
+
+/* The Python recursion counters (lvalues): 3.12+ count Python frames apart from C levels. */
+#define PA_PY_RECURSION_REMAINING(tstate) ((tstate)->py_recursion_remaining)
+#define PA_PY_RECURSION_LIMIT(tstate) ((tstate)->py_recursion_limit)
+/* ... and the one C code takes a level of (an lvalue) */
+#define PA_C_RECURSION_REMAINING(tstate) ((tstate)->c_recursion_remaining)
+
+/* Out of line (pa_frames.c: _Py_CheckRecursiveCallPy is exported by neither version): the
+ * Python recursion limit was reached (RecursionError, or a fatal error when already handling
+ * one): -1, or 0 within the headroom. */
+#define PA_SEAM_PY_RECURSION_COUNTER 1
+int pa_py_recursion_exceeded(PyThreadState *tstate);
+/* A frame's level of the recursion limit: 0, or 1 with RecursionError set (the level is
+ * counted all the same, as CPython's loop does, so that leaving it balances). */
+static PA_ALWAYS_INLINE int
+pa_enter_py_level(PyThreadState *tstate)
+{
+    return tstate->py_recursion_remaining-- <= 0 && pa_py_recursion_exceeded(tstate) != 0;
+}
+#define pa_leave_py_level(tstate) ((tstate)->py_recursion_remaining++)
+
+/* ---- tracing and monitoring ---- */
+
+/* The answer for the global events, recomputed when the seam's PA_MONITORING_VERSION moves */
+extern uint64_t pa_monitoring_seen_version;
+extern int pa_monitoring_global;
+int pa_monitoring_recompute(PyInterpreterState *interp);
+static PA_ALWAYS_INLINE int
+pa_monitoring_on(PyInterpreterState *interp)
+{
+    return PA_MONITORING_VERSION(interp) == pa_monitoring_seen_version
+           ? pa_monitoring_global : pa_monitoring_recompute(interp);
+}
+int pa_monitoring_local(PyCodeObject *co);
+#define PA_TRACING_ACTIVE_FOR(tstate, co) \
+    (pa_monitoring_on((tstate)->interp) || pa_monitoring_local(co))
+#define PA_TRACING_ACTIVE(tstate) pa_monitoring_on((tstate)->interp)
+#define PA_LOOP_TRACING(tstate, link) pa_monitoring_on((tstate)->interp)
+/* 3.12+ send a tracer's events through sys.monitoring, which CPython's loop raises from the
+ * frame's instrumented code once it runs there: pyadapt sends none itself. */
+#define PA_TRACER_SET(tstate) 0
+#define pa_trace_exception(tstate, frame) ((void)0)
+#define pa_trace_return_with_exception(tstate, frame) ((void)0)
+
+/* ---- generators ---- */
+
+/* 3.12+'s generator has no gi_code: its frame's code reference is the generator's, and stays
+ * until the generator dies */
+#define PA_GEN_SET_CODE(gen, code) ((void)(gen), (void)(code))
+#define PA_GEN_FRAME_RELEASE_CODE(gen_frame) ((void)(gen_frame))
+/* 3.12+'s compiler wraps a generator's body in a handler that turns a StopIteration leaving it
+ * into a RuntimeError (CALL_INTRINSIC_1 STOPITERATION_ERROR) */
+#define PA_GEN_BODY_CONVERTS_STOPITERATION 1
+/* RESUME, as a suspended generator's next instruction shows it */
+#define PA_IS_RESUME(op) ((op) == RESUME || (op) == INSTRUMENTED_RESUME)
+#define PA_CODEUNIT_OPCODE(u) ((u).op.code)
+#define PA_CODEUNIT_OPARG(u) ((u).op.arg)
+
+/* YIELD_VALUE: the generator's frame is suspended.  On 3.12+ the eval loop itself restores
+ * the exception state and unlinks the frame, whoever resumed it. */
+static PA_ALWAYS_INLINE void
+pa_gen_suspend(PyThreadState *tstate, _PyInterpreterFrame *gen_frame, int to_loop_caller)
+{
+    (void)to_loop_caller;
+    PyGenObject *gen = _PyFrame_GetGenerator(gen_frame);
+    gen->gi_frame_state = FRAME_SUSPENDED;
+    tstate->exc_info = gen->gi_exc_state.previous_item;
+    gen->gi_exc_state.previous_item = NULL;
+    gen_frame->previous = NULL;
+}
+
+/* ---- objects ---- */
+
+/* ints of at most one digit, either sign, as C longs; non-negative ones as indices (3.12+:
+ * compact ints, the size and sign in lv_tag) */
+#define PA_IS_SMALL_INT(o) _PyLong_IsCompact((PyLongObject *)(o))
+#define PA_SMALL_INT_VALUE(o) ((long)_PyLong_CompactValue((PyLongObject *)(o)))
+#define PA_IS_SMALL_INDEX(o) _PyLong_IsNonNegativeCompact((PyLongObject *)(o))
+#define PA_IS_SMALL_POSITIVE(o) \
+    (((PyLongObject *)(o))->long_value.lv_tag == (1 << _PyLong_NON_SIZE_BITS))
+#define PA_SMALL_INDEX_VALUE(o) ((Py_ssize_t)((PyLongObject *)(o))->long_value.ob_digit[0])
+
+/* The range iterator (pycore_range.h). */
+typedef _PyRangeIterObject pa_rangeiter;
+/* The range iterator's next value: 1 and *value, or 0 when it is exhausted. */
+static PA_ALWAYS_INLINE int
+pa_rangeiter_next(pa_rangeiter *r, long *value)
+{
+    if (r->len > 0) {
+        *value = r->start;
+        r->start = (long)((unsigned long)r->start + (unsigned long)r->step);
+        r->len--;
+        return 1;
+    }
+    return 0;
+}
+
+/* Hand a frame this loop was running to CPython's loop (tracing began): its result.  3.12's
+ * and 3.13's loops clear and pop the frame themselves, the entry frame as any other. */
+static inline PyObject *
+pa_delegate_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int entry)
+{
+    (void)entry;
+    return _PyEval_EvalFrameDefault(tstate, frame, 0);
+}
+
+#endif

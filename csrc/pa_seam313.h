@@ -1,0 +1,162 @@
+/* pa_seam313.h -- the version seam for CPython 3.13 (the names are pa_seam311.h's; what
+ * differs from 3.12 is said where it differs).  pa_frame313.c holds its out-of-line half.
+ *
+ * Status: the core builds and links against 3.13.0 with this seam (tools/build_seam.py);
+ * 3.13 stays refused (pyadapt/_versions.py) until the loop's resumption rules follow 3.13's
+ * instr_ptr (see docs/architecture.md, "Version seam").
+ */
+#ifndef PA_SEAM313_H
+#define PA_SEAM313_H
+
+#include "internal/pycore_setobject.h"    /* _PySet_Update (exported) */
+#include "internal/pycore_intrinsics.h"
+
+/* ---- helpers 3.13 renamed: the names the core calls, same signatures ---- */
+
+#define _PyObject_LookupAttr PyObject_GetOptionalAttr
+#define _PyLong_AsInt PyLong_AsInt
+#define _PyDict_GetItemWithError PyDict_GetItemWithError
+/* the thread-state forms of the error helpers are no longer exported: the thread's own
+ * (the thread state passed is always the current one) */
+#define _PyErr_Fetch(ts, t, v, tb) ((void)(ts), PyErr_Fetch((t), (v), (tb)))
+#define _PyErr_Restore(ts, t, v, tb) ((void)(ts), PyErr_Restore((t), (v), (tb)))
+#define _PyErr_NormalizeException(ts, t, v, tb) ((void)(ts), PyErr_NormalizeException((t), (v), (tb)))
+#define _PyErr_SetObject(ts, t, v) ((void)(ts), PyErr_SetObject((t), (v)))
+/* The exception being handled: the innermost entry of the thread's exception stack that holds
+ * one (or the outermost entry); CPython's _PyErr_GetTopmostException is not exported. */
+static inline _PyErr_StackItem *
+pa_topmost_exception(PyThreadState *tstate)
+{
+    _PyErr_StackItem *item = tstate->exc_info;
+    while ((item->exc_value == NULL || Py_IsNone(item->exc_value)) && item->previous_item != NULL) {
+        item = item->previous_item;
+    }
+    return item;
+}
+#define _PyErr_GetTopmostException(ts) pa_topmost_exception(ts)
+/* The wrapper an async generator's yielded value travels in: 3.13 exports neither its type
+ * nor its constructor, only the intrinsic that makes it. */
+#define PA_SEAM_ASYNC_GEN_WRAP 1
+#define async_gen_wrap(val) \
+    _PyIntrinsics_UnaryFunctions[INTRINSIC_ASYNC_GEN_WRAP].func(_PyThreadState_GET(), (val))
+
+/* ---- frames: fields under version-neutral names ---- */
+
+/* 3.13's frame holds an "executable" (a code object for every frame pyadapt sees; None only
+ * for the C-stack entry frames of CPython's own loop, which pyadapt never runs). */
+#define PA_FRAME_CODE(f) ((PyCodeObject *)(f)->f_executable)
+#define PA_FRAME_FUNC(f) ((PyFunctionObject *)(f)->f_funcobj)
+/* 3.13's instr_ptr is the instruction executing or about to begin.  While an instruction
+ * runs that is the instruction itself, as 3.11's prev_instr: what pyadapt writes before
+ * anything can look reads the same.  They part at suspension: a caller in a call shows the
+ * CALL itself (PA_CPY_*_LAST_CACHE are 0) and a suspended generator the instruction after its
+ * YIELD_VALUE, where 3.11 shows the YIELD_VALUE. */
+#define PA_FRAME_LAST_INSTR(f) ((f)->instr_ptr)
+#define PA_FRAME_SET_LAST_INSTR(f, p) ((f)->instr_ptr = (p))
+/* Fill in a new frame's specials (function, code, globals, builtins; locals `locals`, which
+ * _PyFrame_Initialize steals, as on 3.12; it also points instr_ptr at the first unit). */
+#define PA_FRAME_INIT_SPECIALS(f, func, locals, code) \
+    _PyFrame_Initialize((f), (func), Py_XNewRef(locals), (code), (code)->co_nlocalsplus)
+
+/* What a caller suspended in a call 3.13 makes without C recursion shows, relative to the
+ * instruction: the instruction itself (3.11: its last cache entry). */
+#define PA_CPY_CALL_LAST_CACHE 0
+#define PA_CPY_LOAD_ATTR_LAST_CACHE 0
+#define PA_CPY_BINARY_SUBSCR_LAST_CACHE 0
+
+/* ---- the thread state ---- */
+
+/* The thread's current frame (an lvalue): 3.13 keeps it in the thread state (no _PyCFrame).
+ * The recursion counters are 3.12's (pa_seam312plus.h). */
+#define PA_CURRENT_FRAME(tstate) ((tstate)->current_frame)
+
+/* The loop's link into the thread (pa_loop_enter, pa_frames.h's names): 3.13 has no
+ * _PyCFrame; the thread state holds the current frame, and the link remembers the one to
+ * give back when the loop leaves. */
+#define PA_SEAM_LOOP_LINK 1
+typedef struct {
+    PyThreadState *tstate;
+    _PyInterpreterFrame *previous;      /* the thread's current frame when the loop began */
+} pa_loop_link;
+static PA_ALWAYS_INLINE void
+pa_loop_enter(PyThreadState *tstate, pa_loop_link *link, _PyInterpreterFrame *frame)
+{
+    link->tstate = tstate;
+    link->previous = tstate->current_frame;
+    frame->previous = link->previous;
+    tstate->current_frame = frame;
+}
+static PA_ALWAYS_INLINE void
+pa_loop_leave(PyThreadState *tstate, pa_loop_link *link)
+{
+    tstate->current_frame = link->previous;
+}
+#define PA_LOOP_SET_CURRENT(link, f) ((link).tstate->current_frame = (f))
+
+/* builtins.__import__ as the interpreter keeps it (import_name's fast path) */
+#define PA_INTERP_IMPORT_FUNC(interp) ((interp)->imports.import_func)
+
+/* ---- tracing and monitoring ---- */
+
+/* As 3.12 (sys.settrace, sys.setprofile and cProfile are sys.monitoring tools), but the
+ * version that moves when events change is interp->ceval.instrumentation_version (which
+ * CPython also copies into each thread's eval_breaker above its flag bits). */
+#define PA_MONITORING_VERSION(interp) ((interp)->ceval.instrumentation_version)
+
+/* ---- the eval breaker ---- */
+
+/* 3.13's breaker is per thread: flag bits (_PY_*_BIT) below _PY_EVAL_EVENTS_BITS, the
+ * instrumentation version above them, which alone must not stop the loop. */
+#define PA_EVAL_BREAKER(tstate) \
+    (_Py_atomic_load_uintptr_relaxed(&(tstate)->eval_breaker) & _PY_EVAL_EVENTS_MASK)
+/* 3.13 exports _Py_HandlePending, which handles every flag (signals, pending calls, the
+ * garbage collector, a GIL drop request, an asynchronous exception): pa_handle_pending is
+ * the seam's here, not pa_frames.c's. */
+#define PA_SEAM_HANDLE_PENDING 1
+#define pa_handle_pending(tstate) _Py_HandlePending(tstate)
+
+/* ---- the hook's exit contract ---- */
+
+/* As 3.12: whoever evaluates a frame clears it, and pops it if the thread owns it.  3.13
+ * exports CPython's own helper for it (_PyEval_FrameClearAndPop: a thread's frame cleared
+ * and popped, a generator's cleared with its exception state restored). */
+void pa_finish_entry_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int raised);
+#define pa_finish_moved_entry_frame(tstate, frame) pa_pop_frame((tstate), (frame))
+
+/* ---- generators (what 3.12 and 3.13 share is in pa_seam312plus.h) ---- */
+
+/* A suspended generator's frame shows the RESUME it goes on at (pa_frames.h); RESUME's oparg
+ * has the depth flag (bit 2) above where it resumes */
+#define PA_SUSPENDED_RESUME_INSTR(f) ((f)->instr_ptr)
+#define PA_RESUME_WHERE(oparg) ((oparg) & 3)
+
+#define PA_GEN_CODE(gen) ((PyCodeObject *)PA_GEN_FRAME(gen)->f_executable)
+
+/* YIELD_VALUE: the generator's frame is suspended, and the loop restores the exception state
+ * and unlinks the frame, as on 3.12.  3.13 tells a generator suspended in `yield from` or
+ * `await` apart (FRAME_SUSPENDED_YIELD_FROM, from YIELD_VALUE's oparg), which gi_yieldfrom
+ * and gen_close read: pa_gen_suspend_state is the state to set. */
+#define pa_gen_suspend_state(yield_from) ((yield_from) ? FRAME_SUSPENDED_YIELD_FROM : FRAME_SUSPENDED)
+
+/* ---- objects ---- */
+
+/* An instance's values (NULL: they are not in use) and its managed dict.  3.13 keeps the
+ * values inline after the object header for a type with Py_TPFLAGS_INLINE_VALUES, valid
+ * until a dict takes them over; unlike 3.11 and 3.12 a managed dict can exist while the
+ * values are still valid (a dict made from them), so a guard on "no dict" is not one on
+ * "values in use". */
+static PA_ALWAYS_INLINE PyDictValues *
+pa_instance_values(PyObject *o)
+{
+    if (!(Py_TYPE(o)->tp_flags & Py_TPFLAGS_INLINE_VALUES)) {
+        return NULL;
+    }
+    PyDictValues *values = _PyObject_InlineValues(o);
+    return values->valid ? values : NULL;
+}
+#define PA_INSTANCE_VALUES(o) pa_instance_values(o)
+#define PA_MANAGED_DICT(o) _PyObject_GetManagedDict(o)
+
+#include "pa_seam312plus.h"   /* recursion counters, monitoring names, generators, ints, ... */
+
+#endif

@@ -1,0 +1,58 @@
+"""The decoder of CPython 3.13's bytecode: how each 3.13 opcode lowers to pyadapt's
+instructions, as data for the C compiler's ``pa_decoder`` table (see ``_decode311``, whose
+shape this follows, and ``_decode312``, whose changes 3.13 keeps).
+
+3.13 renumbers nearly every opcode (the tables come from the interpreter's own ``opcode``
+module, ``_inline_cache_entries`` now a dict by name).  What else is more than a name, as
+data: ``COMPARE_OP``'s comparison is ``oparg >> 5`` (bit 4 asks for a bool result, which
+pyadapt's consumers of it -- the conditional jumps, ``UNARY_NOT`` -- take from any object, so
+it is dropped); ``FOR_ITER``'s exhaustion target names the ``END_FOR`` + ``POP_TOP`` pair it
+skips (2 units), and ``END_FOR`` alone pops one item, pyadapt's ``POP_TOP``; ``SEND``'s target
+is the ``END_SEND`` it skips; ``MAKE_FUNCTION`` takes the code only (pyadapt's with oparg 0)
+and ``SET_FUNCTION_ATTRIBUTE`` gives it its parts one at a time; f-strings are
+``CONVERT_VALUE``, ``FORMAT_SIMPLE``, ``FORMAT_WITH_SPEC``; ``TO_BOOL`` is a row of its own.
+
+3.13's call stack layout (``callable, self_or_null, args``; 3.11's is ``NULL or method,
+callable or self, args``) is an instruction of its own: ``CALL`` lowers to
+``CALL_CALLABLE_FIRST`` and ``CALL_FUNCTION_EX`` to ``CALL_FUNCTION_EX_CALLABLE_FIRST``,
+which move the NULL under the callable and go on as pyadapt's ``CALL`` and
+``CALL_FUNCTION_EX`` (generic only: their adaptive forms are 3.13's remaining work).  The
+producers of the NULL (``LOAD_GLOBAL``'s bit 0, the method forms of ``LOAD_ATTR`` and
+``LOAD_SUPER_ATTR``) keep pyadapt's order, which those instructions read as well.
+
+Not lowered yet (the compiler rejects a code object that has one, so it runs natively;
+``UNLOWERED`` is the list, and tests/test_decode313.py checks it): ``CALL_KW``, whose keyword
+names are a stack item, where pyadapt's ``CALL`` borrows them from the constants (a row of
+its own that owns them is the remaining work).  The fused local loads and stores
+(``LOAD_FAST_LOAD_FAST``, ``STORE_FAST_LOAD_FAST``, ``STORE_FAST_STORE_FAST``) have rows of
+the same names, whose oparg kind ``local_pair`` packs two locals (``oparg >> 4`` and
+``oparg & 15``); pyadapt's own superinstructions (``LOAD_FAST__LOAD_FAST``) are made by
+quickening from single instructions, which 3.13's compiler has fused already.
+``ENTER_EXECUTOR`` never reaches the decoder (``co_code`` shows the instruction it replaced),
+nor do ``INSTRUMENTED_*`` opcodes.  ``RESUME``'s oparg carries a depth flag in bit 2 above
+where it resumes, which pyadapt's ``RESUME`` does not mask yet.
+"""
+import opcode as _cpy_opcode
+
+from . import _decode, _decode312
+
+# 3.12's lowering (its names, backward jumps, method bits, intrinsics), with 3.13's changes.
+RENAME = {**_decode312.RENAME,
+          "END_FOR": "POP_TOP",
+          "CALL": "CALL_CALLABLE_FIRST",
+          "CALL_FUNCTION_EX": "CALL_FUNCTION_EX_CALLABLE_FIRST"}
+DROPPED = {}
+_SHIFT = {"COMPARE_OP": 5}
+_JUMP_EXTRA = {**_decode312._JUMP_EXTRA, "FOR_ITER": 2}
+# 3.13 instructions with no pyadapt row yet (see above): the compiler rejects their code
+UNLOWERED = {"CALL_KW"}
+
+
+def entries(ops, lib, cpy_opcode=_cpy_opcode):
+    """The rows of pa_decoder for this CPython (``_decode.rows``); `ops` is
+    ``_compiler.OPS``; `cpy_opcode` is 3.13's ``opcode`` module, or its tables as captured
+    from a 3.13 interpreter (tests/test_decode313.py, run from another version)."""
+    known = {name: info for name, info in ops.items() if name not in UNLOWERED}
+    return _decode.rows(cpy_opcode, known, lib, RENAME, _decode312._BACKWARD, DROPPED,
+                        alt=_decode312._ALT, shift=_SHIFT, jump_extra=_JUMP_EXTRA,
+                        arg_limit=_decode312._ARG_LIMIT)
