@@ -148,6 +148,10 @@ typedef struct {
                                    pa_site_record[] through _core.site_records) */
     int32_t nsite_records;
     int32_t site_records_cap;
+    uint32_t func_version;   /* the version of every function of this code made without
+                                defaults (0 until the specializer first asks): see
+                                pa_func_version */
+    int32_t pad_;
 } pa_unit;
 
 #define PA_UNIT_JIT 1        /* always run under pyadapt (@pyadapt.jit) */

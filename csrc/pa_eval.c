@@ -1417,15 +1417,17 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag,
     next_instr = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame) + 1];
     goto frame_started;
 
-start_frame:
-    /* a frame entered or resumed: it continues after its last instruction */
+start_resumed_frame:
+    /* a generator's frame FOR_ITER_GEN / SEND_GEN resume here: `unit` is its unit already,
+     * which the instruction's guard looked up (no second lookup) */
     ENTER_RECURSION_LEVEL();
-    LOAD_FRAME_STATE();
+    LOAD_UNIT_STATE_OF(unit);
+    next_instr = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame) + 1];
     goto frame_started;
 
 start_new_frame:
     /* a frame this loop just pushed (ENTER_INLINE_FRAME): its first instruction is the
-     * unit's first, so the from_cpy lookup of start_frame is not needed */
+     * unit's first, so the from_cpy lookup of start_resumed_frame is not needed */
     ENTER_RECURSION_LEVEL();
     LOAD_UNIT_STATE();
     PA_ASSERT(_PyInterpreterFrame_LASTI(frame) == -1 && unit->from_cpy[0] == 0);
@@ -2961,6 +2963,14 @@ dispatch_switch:
         if (oparg & 0x01) {
             func->func_defaults = POP();
         }
+        else if (!(oparg & 0x02)) {
+            /* the version its code's functions share, if the specializer gave one
+             * (pa_func_version) */
+            pa_unit *code_unit = pa_unit_for_code((PyCodeObject *)func->func_code);
+            if (code_unit != NULL) {
+                func->func_version = code_unit->func_version;
+            }
+        }
         PUSH((PyObject *)func);
         DISPATCH();
     }
@@ -3098,6 +3108,9 @@ dispatch_switch:
         default:
             _PyErr_Format(tstate, PyExc_SystemError, "unexpected function attribute %d", oparg);
             goto error;
+        }
+        if (oparg & 0x03) {
+            func->func_version = 0;     /* versions are shared by functions without defaults */
         }
         STACK_SHRINK(1);
         Py_XSETREF(*part, TOP());       /* the stack's reference moves into the function */
@@ -4570,6 +4583,33 @@ dispatch_switch:
         DISPATCH();
     }
 
+    TARGET(FOR_ITER_ITERNEXT) {
+        /* The step is the generic one (tp_iternext read live), so no guard protects its
+         * correctness; the guard sends back the iterators that have a form of their own, so
+         * that a loop that changes to them specializes again. */
+        PyObject *iter = TOP();
+        PyTypeObject *tp = Py_TYPE(iter);
+        DEOPT_IF(tp == &PyListIter_Type || tp == &PyTupleIter_Type || tp == &PyRangeIter_Type
+                 || tp == &PyGen_Type);
+        STAT_HIT();
+        PyObject *next = tp->tp_iternext(iter);
+        if (next != NULL) {
+            PUSH(next);
+            SKIP_CACHE(pa_cache_for_iter);
+            DISPATCH();
+        }
+        if (_PyErr_Occurred(tstate)) {
+            if (!_PyErr_ExceptionMatches(tstate, PyExc_StopIteration)) {
+                goto error;
+            }
+            _PyErr_Clear(tstate);
+        }
+        STACK_SHRINK(1);
+        Py_DECREF(iter);
+        JUMPTO(oparg);
+        DISPATCH();
+    }
+
 /* Run a suspended generator's frame inside this loop (FOR_ITER_GEN, SEND_GEN): what
  * gen_send_ex2 does before its eval call, then a jump into the frame.  Its YIELD_VALUE
  * and RETURN_VALUE come back here (see those handlers and exit_unwind). */
@@ -4579,7 +4619,8 @@ dispatch_switch:
         frame = pa_gen_enter_inline(tstate, (gen), (sent), frame); \
         PA_LOOP_SET_CURRENT(cframe, frame); \
         pa_stats.inlined_calls++; \
-        goto start_frame; \
+        unit = gen_unit_; \
+        goto start_resumed_frame; \
     } while (0)
 
 #define GENERATOR_GUARD(gen) \

@@ -242,6 +242,7 @@
     PA_SPEC(FOR_ITER_TUPLE, FOR_ITER, 0)                         \
     PA_SPEC(FOR_ITER_RANGE, FOR_ITER, 0)                         \
     PA_SPEC(FOR_ITER_GEN, FOR_ITER, 0)                           \
+    PA_SPEC(FOR_ITER_ITERNEXT, FOR_ITER, 0)                      \
     PA_SPEC(SEND_ADAPTIVE, SEND, PA_F_ADAPTIVE)                  \
     PA_SPEC(SEND_GEN, SEND, 0)                                   \
     /* instructions whose semantics first came with CPython 3.12's bytecode */ \

@@ -94,11 +94,32 @@ pa_keys_version(PyDictKeysObject *keys)
     return keys->dk_version;
 }
 
+/* A function's version says which code and defaults a call of it will run (the guard of
+ * CALL_PY_* and of the getter, __getattribute__ and __getitem__ forms).  As CPython 3.12's
+ * co_version, the functions of one code object made without defaults or keyword defaults
+ * share one version, kept in the code's unit: a nested function, a lambda or a generator
+ * expression made anew at each call keeps hitting its call site (MAKE_FUNCTION gives it the
+ * version once the unit has one).  Other functions get one each.  CPython sets a function's
+ * version to 0 when its __code__, __defaults__, __kwdefaults__ or __annotations__ change, so a
+ * changed function asks again here (and SET_FUNCTION_ATTRIBUTE, which sets the parts
+ * directly, does the same). */
 uint32_t
 pa_func_version(PyFunctionObject *func)
 {
     if (func->func_version == 0 && next_own_version != 0) {
-        func->func_version = next_own_version++;
+        pa_unit *u = NULL;
+        if (func->func_defaults == NULL && func->func_kwdefaults == NULL) {
+            u = pa_unit_for_code((PyCodeObject *)func->func_code);
+        }
+        if (u == NULL) {
+            func->func_version = next_own_version++;
+        }
+        else {
+            if (u->func_version == 0) {
+                u->func_version = next_own_version++;
+            }
+            func->func_version = u->func_version;
+        }
     }
     return func->func_version;
 }
@@ -1224,6 +1245,12 @@ specialize_for_iter(PyObject *iter, uint32_t *instr)
         else {
             success(instr, PA_FOR_ITER_GEN);
         }
+    }
+    else if (tp->tp_iternext != NULL) {
+        /* any other iterator (reversed lists, dict views' iterators, enumerate, zip, map,
+         * set iterators, a class with __next__): its own tp_iternext, without the adaptive
+         * form's countdown at each step */
+        success(instr, PA_FOR_ITER_ITERNEXT);
     }
     else {
         failure(instr, PA_FAIL_ITERATOR);

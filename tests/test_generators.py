@@ -487,3 +487,32 @@ def test_generator_creation_runs_in_pyadapt():
 @pytest.mark.parametrize("case,args,kwargs", collect(globals()))
 def test_case(case, args, kwargs):
     run_case(case, args, kwargs)
+
+
+# ---- speed paths, proved by pyadapt's statistics ----
+
+def _remade_per_call(n):
+    """A generator expression and a closure made anew at each iteration, called at one site
+    each: their functions share their code's version, so the sites keep hitting."""
+    total = 0
+    for i in range(n):
+        total += sum(x * i for x in (1, 2, 3))
+        def add(x):
+            return x + i
+        total += add(i)
+        for k in (j for j in (i, i + 1)):
+            total += k
+    return total
+
+
+def test_functions_remade_per_call_keep_hitting():
+    import pyadapt
+    from harness import check
+    check(_remade_per_call, (50,))
+    pyadapt.configure(specialize=True, warmup=2)
+    pyadapt.run(_remade_per_call, 50)
+    pyadapt.reset_stats()
+    assert pyadapt.run(_remade_per_call, 300) == _remade_per_call(300)
+    s = pyadapt.stats()["specialized"]["CALL_PY_EXACT_ARGS"]
+    # three sites (the two generator expressions' and add's) of 300 calls each
+    assert s["hits"] >= 3 * 300 and s["misses"] == 0, s

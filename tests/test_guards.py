@@ -1213,6 +1213,88 @@ def send_receivers_change(n):
     return out
 
 
+def fi_iternext_types_change(n):
+    """FOR_ITER_ITERNEXT: one loop over enumerate first, then every other kind of iterator at
+    the same site (ones with forms of their own, a class whose __next__ is replaced on the
+    class mid-loop, a __next__ raising, a StopIteration with a value)."""
+    class Counter:
+        def __init__(self):
+            self.i = 0
+        def __iter__(self):
+            return self
+        def __next__(self):
+            self.i += 1
+            if self.i > 2:
+                raise StopIteration("done")
+            return "C%d" % self.i
+    class Raising:
+        def __iter__(self):
+            return self
+        def __next__(self):
+            raise ValueError("no next")
+    def gen():
+        yield "g"
+    half = n // 2
+    def replace_next():
+        def other(self):
+            self.i += 10
+            if self.i > 25:
+                raise StopIteration
+            return "other%d" % self.i
+        Counter.__next__ = other
+    out = []
+    d = {"a": 1, "b": 2}
+    makers = [lambda: enumerate("ab")] * half + [
+        lambda: reversed([1, 2]), lambda: iter(d.items()), lambda: iter(d.values()),
+        lambda: iter(d), lambda: zip("ab", "cd"), lambda: map(str, (1, 2)),
+        lambda: iter({3}), lambda: iter(frozenset({4})), lambda: iter([5, 6]),
+        lambda: iter((7,)), lambda: iter(range(2)), gen, Counter, replace_next, Counter,
+        Raising, lambda: iter("xy"), lambda: enumerate([8])]
+    for make in makers:
+        it = make()
+        if it is None:
+            continue
+        try:
+            for x in it:
+                out.append(x)
+        except ValueError as e:
+            out.append("ValueError: %s" % e)
+    return out
+
+
+def call_py_function_made_per_call(n):
+    """CALL_PY_EXACT_ARGS at a call of a nested function made anew at each iteration (one
+    version for its code's functions made without defaults): then __code__ replaced by a body
+    of the same and of another arity, __defaults__ given, a function of other code, and a
+    closure over another cell."""
+    def bodies():
+        i = None                       # one free variable, as f's
+        return ((lambda x: ("other body", x, i)).__code__,
+                (lambda x, y: ("two", x, y, i)).__code__)
+    other_body, two_args = bodies()
+    out = []
+    half = n // 2
+    for i in range(n):
+        def f(x):
+            return ("f", x, i)
+        if i == half:
+            f.__code__ = other_body
+        elif i == half + 1:
+            f.__code__ = two_args
+        elif i == half + 2:
+            def f(x, y):
+                return ("g", x, y)
+            f.__defaults__ = ("default",)
+        elif i == half + 3:
+            def f(x, y=None):
+                return ("h", x, y)
+        elif i == half + 4:
+            f.__defaults__ = (1,)      # a default the exact call does not use
+        out.append(outcome(lambda: f(i)))
+        out.append(f(-i) if i not in (half + 1,) else None)
+    return out
+
+
 # --------------------------------------------------------------------------------------------
 # case -> the specialized forms that must have been hit (the site was specialized when the
 # change came; with warmup 2 every site here specializes in the first iterations)
@@ -1308,6 +1390,8 @@ GUARDS = {
     call_builtin_class_rebound: ["CALL_BUILTIN_CLASS"],
     fi_iterables_change: ["FOR_ITER_LIST", "FOR_ITER_TUPLE", "FOR_ITER_RANGE", "FOR_ITER_GEN"],
     send_receivers_change: ["SEND_GEN"],
+    fi_iternext_types_change: ["FOR_ITER_ITERNEXT"],
+    call_py_function_made_per_call: ["CALL_PY_EXACT_ARGS"],
 }
 
 

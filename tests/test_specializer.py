@@ -367,6 +367,8 @@ def f_for_iter(n):
         t += x
     for x in outer(n):
         t += x
+    for i, x in enumerate(reversed([1, 2] * n)):
+        t += i * x
     return t
 
 
@@ -411,7 +413,7 @@ CASES = {
                                  "CALL_METHOD_DESCRIPTOR_FAST",
                                  "CALL_METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS"],
     f_for_iter: ["FOR_ITER_LIST", "FOR_ITER_TUPLE", "FOR_ITER_RANGE", "FOR_ITER_GEN",
-                 "SEND_GEN"],
+                 "SEND_GEN", "FOR_ITER_ITERNEXT"],
 }
 
 
