@@ -246,8 +246,10 @@ enter_maybe_cold(_PyInterpreterFrame *frame, PyCodeObject *co, pa_unit *u)
     return pa_get_or_compile(co);
 }
 
-PyObject *
-pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
+/* Every case but the common one (pa_eval_frame below): a frame outside pyadapt's extent, a
+ * tracer, code not compiled yet or cold or rejected, the extent's first frame. */
+static __attribute__((noinline)) PyObject *
+eval_frame_slow(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
 {
     PyCodeObject *co = PA_FRAME_CODE(frame);
     pa_unit *u = pa_unit_for_code(co);
@@ -275,6 +277,22 @@ pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
     PyObject *res = pa_execute(tstate, frame, throwflag, u);
     tls_depth--;
     return res;
+}
+
+/* The hook.  Its common case -- inside the extent already (so the depth needs no count: it
+ * is > 0 before and after), no tracer, the code's unit compiled and in its home slot -- is
+ * a tail call of the loop: no frame of its own, no registers saved, no depth written (a
+ * generator resumed by sum() or a key function called by sorted() enter here each time). */
+PyObject *
+pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
+{
+    PyCodeObject *co = PA_FRAME_CODE(frame);
+    pa_unit_slot *slot = &pa_units.table[pa_code_hash(co, pa_units.shift)];
+    if (__builtin_expect(slot->code == co && tls_depth > 0 && !PA_TRACING_ACTIVE_FOR(tstate, co)
+                         && slot->unit->reject_reason == 0, 1)) {
+        return pa_execute(tstate, frame, throwflag, slot->unit);
+    }
+    return eval_frame_slow(tstate, frame, throwflag);
 }
 
 /* ---- builtins on the module ---- */
