@@ -1295,6 +1295,20 @@ def call_py_function_made_per_call(n):
     return out
 
 
+def call_py_one_code_defaults_differ(n):
+    """Functions of one code object made with defaults of other lengths (FunctionType): they
+    must not share a version (only functions without defaults share their code's)."""
+    def template(a, b=1, c=2):
+        return (a, b, c)
+    out = []
+    for i in range(n):
+        defaults = (10, 20) if i < n // 2 else (30,) if i % 2 else None
+        f = types.FunctionType(template.__code__, globals(), "f", defaults)
+        out.append(f(i, 0, 0))          # an exact call first: f gets its version here
+        out.append(outcome(lambda: f(i)))
+    return out
+
+
 # --------------------------------------------------------------------------------------------
 # case -> the specialized forms that must have been hit (the site was specialized when the
 # change came; with warmup 2 every site here specializes in the first iterations)
@@ -1392,6 +1406,7 @@ GUARDS = {
     send_receivers_change: ["SEND_GEN"],
     fi_iternext_types_change: ["FOR_ITER_ITERNEXT"],
     call_py_function_made_per_call: ["CALL_PY_EXACT_ARGS"],
+    call_py_one_code_defaults_differ: ["CALL_PY_WITH_DEFAULTS"],
 }
 
 
