@@ -1044,6 +1044,53 @@ push_frame_with_args(PyThreadState *tstate, PyFunctionObject *func, PyObject **a
     return new_frame;
 }
 
+/* CALL_PY_VARARGS's binding, out of line (the loop's register allocation moves with every
+ * handler that grows): a new frame for `func`, whose code takes *args and/or **kwargs and no
+ * keyword-only parameters, called with `nargs` positional arguments and no keywords, at least
+ * co_argcount of them (and exactly that many without *args).  The first co_argcount fill the
+ * parameters, the rest become the *args tuple, and **kwargs an empty dict, as bind_arguments
+ * makes them.  Takes the references of func and args[0:nargs] whether it succeeds or not;
+ * NULL with an exception set on failure. */
+static __attribute__((noinline)) _PyInterpreterFrame *
+push_frame_with_varargs(PyThreadState *tstate, PyFunctionObject *func, PyObject **args,
+                        int nargs)
+{
+    PyCodeObject *code = (PyCodeObject *)func->func_code;
+    int argcount = code->co_argcount;
+    int flags = code->co_flags;
+    _PyInterpreterFrame *new_frame = push_frame_with_args(tstate, func, args, argcount);
+    if (new_frame == NULL) {
+        for (int i = argcount; i < nargs; i++) {
+            Py_DECREF(args[i]);
+        }
+        return NULL;
+    }
+    int slot = argcount;
+    if (flags & CO_VARARGS) {
+        PyObject *rest = PyTuple_New(nargs - argcount);
+        if (rest == NULL) {
+            for (int i = argcount; i < nargs; i++) {
+                Py_DECREF(args[i]);
+            }
+            pa_clear_and_pop_frame(tstate, new_frame);
+            return NULL;
+        }
+        for (int i = argcount; i < nargs; i++) {
+            PyTuple_SET_ITEM(rest, i - argcount, args[i]);
+        }
+        new_frame->localsplus[slot++] = rest;
+    }
+    if (flags & CO_VARKEYWORDS) {
+        PyObject *kwdict = PyDict_New();
+        if (kwdict == NULL) {
+            pa_clear_and_pop_frame(tstate, new_frame);
+            return NULL;
+        }
+        new_frame->localsplus[slot] = kwdict;
+    }
+    return new_frame;
+}
+
 /* A float result, reusing an operand the stack holds the only reference to; only a new
  * float allocates, so only that path syncs the last instruction (the handlers are PURE_TARGETs; an
  * exact float's deallocation runs no Python code). */
@@ -4302,6 +4349,27 @@ dispatch_switch:
         for (int i = total_args; i < code->co_argcount; i++) {
             PyObject *def = PyTuple_GET_ITEM(func->func_defaults, i - (int)cache->min_args);
             new_frame->localsplus[i] = Py_NewRef(def);
+        }
+        SKIP_CACHE(pa_cache_call);
+        ENTER_INLINE_FRAME(new_frame, PA_CPY_CALL_LAST_CACHE);
+    }
+
+    /* A Python function taking *args and/or **kwargs (logging's `debug(self, msg, *args,
+     * **kwargs)`), called with positional arguments only: min_args..init_lo of them (its
+     * co_argcount, and no more without *args), which the function's version guards. */
+    TARGET(CALL_PY_VARARGS) {
+        pa_cache_call *cache = (pa_cache_call *)next_instr;
+        CALL_PROLOGUE();
+        DEOPT_IF(kwnames != NULL || INLINE_REFUSED_UNCOUNTED());
+        DEOPT_IF(Py_TYPE(function) != &PyFunction_Type);
+        DEOPT_IF(((PyFunctionObject *)function)->func_version != cache->func_version);
+        DEOPT_IF((uint32_t)total_args < cache->min_args || (uint32_t)total_args > cache->init_lo);
+        STAT_HIT();
+        stack_pointer = base;
+        _PyInterpreterFrame *new_frame = push_frame_with_varargs(
+            tstate, (PyFunctionObject *)function, args, total_args);
+        if (new_frame == NULL) {
+            goto error;
         }
         SKIP_CACHE(pa_cache_call);
         ENTER_INLINE_FRAME(new_frame, PA_CPY_CALL_LAST_CACHE);

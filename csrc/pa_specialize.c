@@ -1022,7 +1022,12 @@ specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwname
             kind = PA_FAIL_NOT_OPTIMIZED;
             goto fail;
         }
-        if ((co->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) || co->co_kwonlyargcount) {
+        int star = (co->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) != 0;
+        /* *args or **kwargs: positional arguments only, none filled from the defaults, no
+         * more than co_argcount without *args (the other shapes raise or need the binder) */
+        if (co->co_kwonlyargcount
+                || (star && (nargs < co->co_argcount
+                             || (!(co->co_flags & CO_VARARGS) && nargs != co->co_argcount)))) {
             kind = PA_FAIL_ARGS_SHAPE;
             goto fail;
         }
@@ -1033,7 +1038,7 @@ specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwname
         }
         Py_ssize_t ndefaults = func->func_defaults ? PyTuple_GET_SIZE(func->func_defaults) : 0;
         int min_args = co->co_argcount - (int)ndefaults;
-        if (nargs > co->co_argcount || nargs < min_args) {
+        if (!star && (nargs > co->co_argcount || nargs < min_args)) {
             kind = PA_FAIL_ARGS_SHAPE;
             goto fail;
         }
@@ -1043,6 +1048,14 @@ specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwname
             goto fail;
         }
         cache->func_version = fv;
+        if (star) {
+            /* the argument counts it binds without the generic binder */
+            cache->min_args = (uint32_t)co->co_argcount;
+            cache->init_lo = (co->co_flags & CO_VARARGS) ? UINT32_MAX : (uint32_t)co->co_argcount;
+            cache->init_hi = 0;
+            success(instr, PA_CALL_PY_VARARGS);
+            return;
+        }
         if (nargs == co->co_argcount) {
             /* no further functions yet (see pa_caches.h) */
             cache->min_args = cache->init_lo = cache->init_hi = fv;

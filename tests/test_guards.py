@@ -922,6 +922,46 @@ def call_py_code_and_defaults(n):
     return out
 
 
+def call_py_varargs_shape_changed(n):
+    # CALL_PY_VARARGS binds positional arguments into *args and an empty **kwargs; the
+    # function's version guards its shape: __code__ replaced by one without *args (too many
+    # arguments now), with a keyword-only parameter, with one more required parameter, by a
+    # generator's; __defaults__ (no effect on a call that fills every parameter); and the
+    # receiver: a bound method (one argument more) where a plain function was
+    def star(a, *args, **kwargs):
+        return ("star", a, args, sorted(kwargs))
+    def kw_only(a, **kwargs):
+        return ("kw_only", a, sorted(kwargs))
+    def pair(a, b):
+        return ("pair", a, b)
+    def kwo(a, *args, c):
+        return ("kwo", a, args, c)
+    def three(a, b, c, *args):
+        return ("three", a, b, c, args)
+    def gen(a, *args):
+        yield (a, args)
+    out = loop(n, lambda: star(1, 2), lambda: setattr(star, "__code__", pair.__code__))
+    out += loop(n, lambda: kw_only(1), lambda: setattr(kw_only, "__code__", star.__code__))
+    def s2(a, *args, **kwargs):
+        return ("s2", a, args, sorted(kwargs))
+    out += loop(n, lambda: s2(1, 2, 3), lambda: setattr(s2, "__code__", kwo.__code__))
+    def s3(a, *args, **kwargs):
+        return ("s3", a, args)
+    out += loop(n, lambda: s3(1, 2), lambda: setattr(s3, "__code__", three.__code__))
+    def s4(a, *args):
+        return ("s4", a, args)
+    out += loop(n, lambda: s4(1), lambda: setattr(s4, "__defaults__", (9,)))
+    out += loop(n, lambda: str(s4(1, 2))[:10], lambda: setattr(s4, "__code__", gen.__code__))
+    def s5(a, **kwargs):
+        return ("s5", a, kwargs)
+    class K:
+        pass
+    holder = K()
+    holder.f = s5
+    out += loop(n, lambda: holder.f(1), lambda: setattr(K, "f", s5) or delattr(holder, "f"))
+    return out
+
+
 def call_py_callable_replaced(n):
     def f(a):
         return ("f", a)
@@ -1384,6 +1424,7 @@ GUARDS = {
     ss_array: ["STORE_SUBSCR_ARRAY_INT"],
     us_sequences: ["UNPACK_SEQUENCE_TWO_TUPLE", "UNPACK_SEQUENCE_TUPLE", "UNPACK_SEQUENCE_LIST"],
     call_py_code_and_defaults: ["CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS"],
+    call_py_varargs_shape_changed: ["CALL_PY_VARARGS"],
     call_py_callable_replaced: ["CALL_PY_EXACT_ARGS"],
     call_py_polymorphic: ["CALL_PY_EXACT_ARGS"],
     call_py_polymorphic_defaults: ["CALL_PY_WITH_DEFAULTS"],

@@ -420,6 +420,81 @@ def case_polymorphic_call_site():
     return [o.f() for o in objs][:6]
 
 
+def case_star_args_calls():
+    # CALL_PY_VARARGS: *args and **kwargs bound from positional arguments (each call its own
+    # tuple and dict), a bound method adding self, too few arguments, a keyword call at the
+    # same site, a traceback through the callee, a generator function, recursion
+    import traceback
+
+    def collect_args(a, *args, **kwargs):
+        kwargs.setdefault("n", 0)
+        kwargs["n"] += 1
+        return (a, args, kwargs)
+
+    def only_kw(a, b, **kwargs):
+        return (a, b, kwargs)
+
+    def fails(*args):
+        return 1 / len(args[2:])
+
+    def gen(*args):
+        yield from args
+
+    def depth(n, *rest):
+        return n if n == 0 else depth(n - 1, *rest, n)
+
+    class K:
+        def m(self, *args):
+            return (type(self).__name__, args)
+
+    k = K()
+    out = []
+    for i in range(WARM * 3):
+        out.append(collect_args(i))
+        out.append(collect_args(i, i + 1, None))
+        out.append(only_kw(i, 2))
+        out.append(attempt(lambda: only_kw(i, 2, 3)))
+        out.append(attempt(lambda: only_kw(i)))
+        out.append(k.m(i))
+        out.append(K.m(k, i))
+        out.append(list(gen(i, 1, 2)))
+        out.append(depth(3))
+        out.append(collect_args(*((i,) if i % 2 else (i, 1))))
+        out.append(attempt(lambda: collect_args(i, x=i) if i > WARM else collect_args(i)))
+        try:
+            fails(1, 2)
+        except ZeroDivisionError as e:
+            out.append([f.name for f in traceback.extract_tb(e.__traceback__)])
+            out.append([f.lineno - fails.__code__.co_firstlineno
+                        for f in traceback.extract_tb(e.__traceback__)][-1])
+    return out
+
+
 @pytest.mark.parametrize("case,args,kwargs", collect(globals()))
 def test_case(case, args, kwargs):
     run_case(case, args, kwargs)
+
+
+def test_star_args_call_specializes():
+    """logging's `logger.debug(msg)` into `debug(self, msg, *args, **kwargs)`: the site becomes
+    CALL_PY_VARARGS and runs the callee inline without the generic binder."""
+    import pyadapt
+
+    def debug(self, msg, *args, **kwargs):
+        return (msg, args, kwargs)
+
+    class Logger:
+        pass
+
+    Logger.debug = debug
+    log = Logger()
+
+    def run(n):
+        return [log.debug(i) for i in range(n)]
+
+    pyadapt.configure(specialize=True, warmup=2)
+    pyadapt.reset_stats()
+    assert pyadapt.run(run, 50) == run(50)
+    st = pyadapt.stats()
+    assert st["specialized"]["CALL_PY_VARARGS"]["hits"] >= 45, st["specialized"]
+    assert st["specialized"]["CALL_PY_VARARGS"]["misses"] == 0
