@@ -40,6 +40,11 @@ pa_topmost_exception(PyThreadState *tstate)
 #define async_gen_wrap(val) \
     _PyIntrinsics_UnaryFunctions[INTRINSIC_ASYNC_GEN_WRAP].func(_PyThreadState_GET(), (val))
 
+/* 3.13's dicts tell their watchers of every change, as 3.12's: STORE_ATTR_WITH_HINT stores
+ * through the dict API. */
+#define PA_DICT_STORE_IN_PLACE 0
+#define PA_DICT_CHANGED(d) ((void)(d))
+
 /* ---- frames: fields under version-neutral names ---- */
 
 /* 3.13's frame holds an "executable" (a code object for every frame pyadapt sees; None only
@@ -58,11 +63,32 @@ pa_topmost_exception(PyThreadState *tstate)
 #define PA_FRAME_INIT_SPECIALS(f, func, locals, code) \
     _PyFrame_Initialize((f), (func), Py_XNewRef(locals), (code), (code)->co_nlocalsplus)
 
-/* What a caller suspended in a call 3.13 makes without C recursion shows, relative to the
- * instruction: the instruction itself (3.11: its last cache entry). */
-#define PA_CPY_CALL_LAST_CACHE 0
-#define PA_CPY_LOAD_ATTR_LAST_CACHE 0
-#define PA_CPY_BINARY_SUBSCR_LAST_CACHE 0
+/* The last cache entry of the instructions a frame can be suspended in (relative to the
+ * instruction).  A caller suspended in a call shows the instruction itself on 3.13 (3.11:
+ * this entry), so PA_FRAME_SUSPEND_IN keeps them in return_offset, as 3.13's loop does: the
+ * instruction's size, or 0 when return_to_caller finishes the instruction. */
+#define PA_CPY_CALL_LAST_CACHE 3
+#define PA_CPY_LOAD_ATTR_LAST_CACHE 9
+#define PA_CPY_BINARY_SUBSCR_LAST_CACHE 1
+#define PA_CPY_FOR_ITER_LAST_CACHE 1
+#define PA_CPY_SEND_LAST_CACHE 1
+
+/* Where frames go on (pa_frames.h's names): instr_ptr is the instruction about to run when a
+ * frame is entered (0 for a new frame, the RESUME after its YIELD_VALUE for a generator), and
+ * a caller this loop suspended goes on at return_offset past its call, which is what 3.13's
+ * own loop does. */
+#define PA_FRAME_NEXT_OFFSET(f) _PyInterpreterFrame_LASTI(f)
+#define PA_CALLER_NEXT_OFFSET(f) (_PyInterpreterFrame_LASTI(f) + (f)->return_offset)
+#define PA_FRAME_THROWN_OFFSET(f) (_PyInterpreterFrame_LASTI(f) - 1)
+#define PA_FRAME_SUSPEND_IN(f, instr, last) \
+    ((f)->instr_ptr = (instr), (f)->return_offset = (uint16_t)((last) ? (last) + 1 : 0))
+#define PA_FRAME_SET_NEXT(f, next) ((f)->instr_ptr = (next))
+#define PA_FRAME_CALL_DONE(f) ((f)->instr_ptr += (f)->return_offset, (f)->return_offset = 0)
+#define PA_FRAME_STEP_PAST(f) ((f)->instr_ptr++)
+/* 3.13 tells a generator suspended in `yield from` or `await` apart (YIELD_VALUE's oparg is
+ * 1 there): gi_yieldfrom and gen_close read FRAME_SUSPENDED_YIELD_FROM */
+#define PA_GEN_SUSPENDED_STATE(f, yield_from) \
+    (_PyFrame_GetGenerator(f)->gi_frame_state = pa_gen_suspend_state(yield_from))
 
 /* ---- the thread state ---- */
 
