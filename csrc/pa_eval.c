@@ -1285,7 +1285,8 @@ const int pa_counts_instructions = 0;
 #define HANDOVER_IF_TRACING(last_unit) \
     do { \
         if (TRACING_CAN_HAND_OVER()) { \
-            PA_FRAME_SET_NEXT(frame, cpy_base + CPY_OFFSET(this_instr) + (last_unit) + 1); \
+            PA_FRAME_HANDOVER_AT(frame, cpy_base + CPY_OFFSET(this_instr) + (last_unit), \
+                                 cpy_base + CPY_OFFSET(next_instr)); \
             goto handover; \
         } \
     } while (0)
@@ -1338,6 +1339,9 @@ const int pa_counts_instructions = 0;
     do { \
         LOAD_UNIT_STATE(); \
         next_instr = code_base + unit->from_cpy[PA_CALLER_NEXT_OFFSET(frame)]; \
+        if (PA_CALLER_PAST_INSTR(frame)) { \
+            next_instr += 1 + pa_opinfo_table[PA_OPCODE(*next_instr)].ncache; \
+        } \
     } while (0)
 /* A frame's first entry costs a level of the recursion limit, as natively. */
 #define ENTER_RECURSION_LEVEL() \
@@ -1712,7 +1716,8 @@ dispatch_switch:
     TARGET(POP_EXCEPT) {
         _PyErr_StackItem *exc_info = tstate->exc_info;
         PyObject *value = exc_info->exc_value;
-        exc_info->exc_value = POP();
+        PyObject *saved = POP();
+        exc_info->exc_value = PA_EXC_STATE_VALUE(saved);
         Py_XDECREF(value);
         DISPATCH();
     }
@@ -4930,7 +4935,8 @@ exception_unwind: {
             /* CPython's loop runs the handler, with line events */
             traced_unwind = 0;
             this_instr = next_instr;
-            PA_FRAME_SET_NEXT(frame, cpy_base + CPY_OFFSET(this_instr));
+            PA_FRAME_HANDOVER_AT(frame, cpy_base + CPY_OFFSET(this_instr) - 1,
+                                 cpy_base + CPY_OFFSET(this_instr));
             goto handover;
         }
         DISPATCH();
@@ -4991,7 +4997,7 @@ return_to_caller:
     }
     if (TRACING_CAN_HAND_OVER()) {
         /* the last instruction marks the end of the instruction this frame was in */
-        PA_FRAME_CALL_DONE(frame);
+        PA_FRAME_HANDOVER_AT(frame, PA_FRAME_LAST_INSTR(frame), cpy_base + CPY_OFFSET(next_instr));
         goto handover;
     }
     DISPATCH();

@@ -64,27 +64,33 @@ pa_topmost_exception(PyThreadState *tstate)
     _PyFrame_Initialize((f), (func), Py_XNewRef(locals), (code), (code)->co_nlocalsplus)
 
 /* The last cache entry of the instructions a frame can be suspended in (relative to the
- * instruction).  A caller suspended in a call shows the instruction itself on 3.13 (3.11:
- * this entry), so PA_FRAME_SUSPEND_IN keeps them in return_offset, as 3.13's loop does: the
- * instruction's size, or 0 when return_to_caller finishes the instruction. */
+ * instruction), where they have one: 3.13's suspended caller shows the instruction itself, so
+ * PA_FRAME_SUSPEND_IN keeps only whether one was given (see below). */
 #define PA_CPY_CALL_LAST_CACHE 3
 #define PA_CPY_LOAD_ATTR_LAST_CACHE 9
 #define PA_CPY_BINARY_SUBSCR_LAST_CACHE 1
 #define PA_CPY_FOR_ITER_LAST_CACHE 1
-#define PA_CPY_SEND_LAST_CACHE 1
 
-/* Where frames go on (pa_frames.h's names): instr_ptr is the instruction about to run when a
- * frame is entered (0 for a new frame, the RESUME after its YIELD_VALUE for a generator), and
- * a caller this loop suspended goes on at return_offset past its call, which is what 3.13's
- * own loop does. */
+/* Where frames go on (pa_frames.h's names).  instr_ptr is the instruction about to run when
+ * a frame is entered: the first for a new frame, the RESUME after its YIELD_VALUE for a
+ * suspended generator.  A caller the loop suspended in a call shows the instruction itself,
+ * as natively, and return_offset says whether it goes on past it (1) or finishes it (0:
+ * CALL_PY_CLASS's __init__, a property getter); 3.13's own loop keeps the instruction's size
+ * there, which the loop's callers never read (it is only read by CPython's loop returning
+ * into a frame it runs, and CPython takes a frame over from pyadapt through instr_ptr). */
 #define PA_FRAME_NEXT_OFFSET(f) _PyInterpreterFrame_LASTI(f)
-#define PA_CALLER_NEXT_OFFSET(f) (_PyInterpreterFrame_LASTI(f) + (f)->return_offset)
 #define PA_FRAME_THROWN_OFFSET(f) (_PyInterpreterFrame_LASTI(f) - 1)
 #define PA_FRAME_SUSPEND_IN(f, instr, last) \
-    ((f)->instr_ptr = (instr), (f)->return_offset = (uint16_t)((last) ? (last) + 1 : 0))
-#define PA_FRAME_SET_NEXT(f, next) ((f)->instr_ptr = (next))
-#define PA_FRAME_CALL_DONE(f) ((f)->instr_ptr += (f)->return_offset, (f)->return_offset = 0)
+    ((f)->instr_ptr = (instr), (f)->return_offset = (uint16_t)((last) != 0))
+#define PA_CALLER_NEXT_OFFSET(f) _PyInterpreterFrame_LASTI(f)
+#define PA_CALLER_PAST_INSTR(f) ((f)->return_offset)
+#define PA_FRAME_HANDOVER_AT(f, last, next) \
+    ((void)(last), (f)->instr_ptr = (next), (f)->return_offset = 0)
 #define PA_FRAME_STEP_PAST(f) ((f)->instr_ptr++)
+/* 3.13 keeps NULL, not None, in an exception state with no exception (POP_EXCEPT), and its
+ * sys.exc_info() looks past NULL entries only.  None is immortal: no reference to give. */
+#define PA_EXC_STATE_VALUE(v) (Py_IsNone(v) ? NULL : (v))
+
 /* 3.13 tells a generator suspended in `yield from` or `await` apart (YIELD_VALUE's oparg is
  * 1 there): gi_yieldfrom and gen_close read FRAME_SUSPENDED_YIELD_FROM */
 #define PA_GEN_SUSPENDED_STATE(f, yield_from) \
