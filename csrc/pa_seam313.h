@@ -1,9 +1,9 @@
 /* pa_seam313.h -- the version seam for CPython 3.13 (the names are pa_seam311.h's; what
  * differs from 3.12 is said where it differs).  pa_frame313.c holds its out-of-line half.
  *
- * Status: the core builds and links against 3.13.0 with this seam (tools/build_seam.py);
- * 3.13 stays refused (pyadapt/_versions.py) until the loop's resumption rules follow 3.13's
- * instr_ptr (see docs/architecture.md, "Version seam").
+ * Status: the loop runs frames on 3.13.0 through this seam (where frames go on follows 3.13's
+ * instr_ptr, below); 3.13 stays refused (pyadapt/_versions.py) until what
+ * docs/architecture.md, "CPython 3.13: where it stands", lists is done.
  */
 #ifndef PA_SEAM313_H
 #define PA_SEAM313_H
@@ -54,8 +54,8 @@ pa_topmost_exception(PyThreadState *tstate)
 /* 3.13's instr_ptr is the instruction executing or about to begin.  While an instruction
  * runs that is the instruction itself, as 3.11's prev_instr: what pyadapt writes before
  * anything can look reads the same.  They part at suspension: a caller in a call shows the
- * CALL itself (PA_CPY_*_LAST_CACHE are 0) and a suspended generator the instruction after its
- * YIELD_VALUE, where 3.11 shows the YIELD_VALUE. */
+ * CALL itself and a suspended generator the instruction after its YIELD_VALUE, where 3.11
+ * shows the YIELD_VALUE (where frames go on, below). */
 #define PA_FRAME_LAST_INSTR(f) ((f)->instr_ptr)
 #define PA_FRAME_SET_LAST_INSTR(f, p) ((f)->instr_ptr = (p))
 /* Fill in a new frame's specials (function, code, globals, builtins; locals `locals`, which
