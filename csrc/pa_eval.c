@@ -264,12 +264,16 @@ format_kwargs_error(PyThreadState *tstate, PyObject *func, PyObject *kwargs)
     else if (_PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
         PyObject *exc, *val, *tb;
         _PyErr_Fetch(tstate, &exc, &val, &tb);
-        if (val && PyTuple_Check(val) && PyTuple_GET_SIZE(val) == 1) {
+        /* the KeyError's arguments: a tuple as 3.11 sets it, or a normalized exception's
+         * args (3.12+ keep the exception normalized) */
+        PyObject *key_args = val != NULL && PyExceptionInstance_Check(val)
+                             ? ((PyBaseExceptionObject *)val)->args : val;
+        if (key_args && PyTuple_Check(key_args) && PyTuple_GET_SIZE(key_args) == 1) {
             PyObject *funcstr = _PyObject_FunctionStr(func);
             if (funcstr != NULL) {
                 _PyErr_Format(tstate, PyExc_TypeError,
                               "%U got multiple values for keyword argument '%S'",
-                              funcstr, PyTuple_GET_ITEM(val, 0));
+                              funcstr, PyTuple_GET_ITEM(key_args, 0));
                 Py_DECREF(funcstr);
             }
             Py_XDECREF(exc);
@@ -2673,7 +2677,10 @@ dispatch_switch:
         PyObject *update = POP();
         PyObject *dict = PEEK(oparg);
         if (_PyDict_MergeEx(dict, update, 2) < 0) {
-            format_kwargs_error(tstate, PEEK(2 + oparg), update);
+            /* the function under the positional arguments: NULL, function (pyadapt's order),
+             * or function, NULL (3.13's PUSH_NULL after the callable) */
+            PyObject *func = PEEK(2 + oparg) != NULL ? PEEK(2 + oparg) : PEEK(3 + oparg);
+            format_kwargs_error(tstate, func, update);
             Py_DECREF(update);
             goto error;
         }
