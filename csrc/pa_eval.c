@@ -264,12 +264,16 @@ format_kwargs_error(PyThreadState *tstate, PyObject *func, PyObject *kwargs)
     else if (_PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
         PyObject *exc, *val, *tb;
         _PyErr_Fetch(tstate, &exc, &val, &tb);
-        if (val && PyTuple_Check(val) && PyTuple_GET_SIZE(val) == 1) {
+        /* the KeyError's arguments: a tuple as 3.11 sets it, or a normalized exception's
+         * args (3.12+ keep the exception normalized) */
+        PyObject *key_args = val != NULL && PyExceptionInstance_Check(val)
+                             ? ((PyBaseExceptionObject *)val)->args : val;
+        if (key_args && PyTuple_Check(key_args) && PyTuple_GET_SIZE(key_args) == 1) {
             PyObject *funcstr = _PyObject_FunctionStr(func);
             if (funcstr != NULL) {
                 _PyErr_Format(tstate, PyExc_TypeError,
                               "%U got multiple values for keyword argument '%S'",
-                              funcstr, PyTuple_GET_ITEM(val, 0));
+                              funcstr, PyTuple_GET_ITEM(key_args, 0));
                 Py_DECREF(funcstr);
             }
             Py_XDECREF(exc);
@@ -1310,7 +1314,7 @@ const int pa_counts_instructions = 0;
 #define ENTER_INLINE_FRAME(new_frame, last_cache) \
     do { \
         _PyFrame_SetStackPointer(frame, stack_pointer); \
-        PA_FRAME_SET_LAST_INSTR(frame, cpy_base + CPY_OFFSET(this_instr) + (last_cache)); \
+        PA_FRAME_SUSPEND_IN(frame, cpy_base + CPY_OFFSET(this_instr), (last_cache)); \
         (new_frame)->previous = frame; \
         frame = (new_frame); \
         PA_LOOP_SET_CURRENT(cframe, frame); \
@@ -1332,7 +1336,8 @@ const int pa_counts_instructions = 0;
 #define HANDOVER_IF_TRACING(last_unit) \
     do { \
         if (TRACING_CAN_HAND_OVER()) { \
-            PA_FRAME_SET_LAST_INSTR(frame, cpy_base + CPY_OFFSET(this_instr) + (last_unit)); \
+            PA_FRAME_HANDOVER_AT(frame, cpy_base + CPY_OFFSET(this_instr) + (last_unit), \
+                                 cpy_base + CPY_OFFSET(next_instr)); \
             goto handover; \
         } \
     } while (0)
@@ -1373,11 +1378,21 @@ const int pa_counts_instructions = 0;
         stack_pointer = _PyFrame_GetStackPointer(frame); \
         frame->stacktop = -1; \
     } while (0)
-/* Load the per-frame registers from `frame`, resuming after its last instruction. */
+/* Load the per-frame registers from `frame`, entered or resumed: it goes on where the
+ * frame says (after its last instruction on 3.11). */
 #define LOAD_FRAME_STATE() \
     do { \
         LOAD_UNIT_STATE(); \
-        next_instr = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame) + 1]; \
+        next_instr = code_base + unit->from_cpy[PA_FRAME_NEXT_OFFSET(frame)]; \
+    } while (0)
+/* The same for a frame this loop suspended in a call (PA_FRAME_SUSPEND_IN), the call done. */
+#define LOAD_CALLER_STATE() \
+    do { \
+        LOAD_UNIT_STATE(); \
+        next_instr = code_base + unit->from_cpy[PA_CALLER_NEXT_OFFSET(frame)]; \
+        if (PA_CALLER_PAST_INSTR(frame)) { \
+            next_instr += 1 + pa_opinfo_table[PA_OPCODE(*next_instr)].ncache; \
+        } \
     } while (0)
 /* A frame's first entry costs a level of the recursion limit, as natively. */
 #define ENTER_RECURSION_LEVEL() \
@@ -1456,12 +1471,14 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag,
         }
         entry_unit->entries++;
         pa_stats.frames++;
-        goto resume_with_error;
+        LOAD_UNIT_STATE_OF(entry_unit);
+        this_instr = code_base + unit->from_cpy[PA_FRAME_THROWN_OFFSET(frame)];
+        goto error;
     }
     /* the entry frame, whose unit the hook has looked up already */
     ENTER_RECURSION_LEVEL();
     LOAD_UNIT_STATE_OF(entry_unit);
-    next_instr = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame) + 1];
+    next_instr = code_base + unit->from_cpy[PA_FRAME_NEXT_OFFSET(frame)];
     goto frame_started;
 
 start_resumed_frame:
@@ -1477,7 +1494,7 @@ start_new_frame:
      * unit's first, so the from_cpy lookup of start_resumed_frame is not needed */
     ENTER_RECURSION_LEVEL();
     LOAD_UNIT_STATE();
-    PA_ASSERT(_PyInterpreterFrame_LASTI(frame) == -1 && unit->from_cpy[0] == 0);
+    PA_ASSERT(PA_FRAME_NEXT_OFFSET(frame) == 0 && unit->from_cpy[0] == 0);
     next_instr = code_base;
 
 frame_started:
@@ -1502,7 +1519,7 @@ dispatch_switch:
     }
 
     PURE_TARGET(RESUME) {
-        if (oparg < 2) {
+        if (PA_RESUME_WHERE(oparg) < 2) {
             CHECK_EVAL_BREAKER();
         }
         DISPATCH();
@@ -1752,7 +1769,8 @@ dispatch_switch:
     TARGET(POP_EXCEPT) {
         _PyErr_StackItem *exc_info = tstate->exc_info;
         PyObject *value = exc_info->exc_value;
-        exc_info->exc_value = POP();
+        PyObject *saved = POP();
+        exc_info->exc_value = PA_EXC_STATE_VALUE(saved);
         Py_XDECREF(value);
         DISPATCH();
     }
@@ -2100,6 +2118,7 @@ dispatch_switch:
         if (gen == NULL) {
             goto error;
         }
+        PA_FRAME_STEP_PAST(PA_GEN_FRAME((PyGenObject *)gen));
         pa_leave_py_level(tstate);
         if (frame != entry_frame) {
             /* called inline: the frame goes, the caller gets the generator as the call's
@@ -2169,11 +2188,15 @@ dispatch_switch:
             frame = gen_frame->previous;
             PA_LOOP_SET_CURRENT(cframe, frame);
             pa_gen_suspend(tstate, gen_frame, 1);
+            PA_GEN_SUSPENDED_STATE(gen_frame, oparg);
+            PA_FRAME_STEP_PAST(gen_frame);
             _PyFrame_StackPush(frame, retval);
-            LOAD_FRAME_STATE();
+            LOAD_CALLER_STATE();
             DISPATCH();
         }
         pa_gen_suspend(tstate, frame, 0);
+        PA_GEN_SUSPENDED_STATE(frame, oparg);
+        PA_FRAME_STEP_PAST(frame);
         LEAVE_LOOP(retval);
     }
 
@@ -2703,7 +2726,10 @@ dispatch_switch:
         PyObject *update = POP();
         PyObject *dict = PEEK(oparg);
         if (_PyDict_MergeEx(dict, update, 2) < 0) {
-            format_kwargs_error(tstate, PEEK(2 + oparg), update);
+            /* the function under the positional arguments: NULL, function (pyadapt's order),
+             * or function, NULL (3.13's PUSH_NULL after the callable) */
+            PyObject *func = PEEK(2 + oparg) != NULL ? PEEK(2 + oparg) : PEEK(3 + oparg);
+            format_kwargs_error(tstate, func, update);
             Py_DECREF(update);
             goto error;
         }
@@ -3179,11 +3205,28 @@ dispatch_switch:
 
     TARGET(CALL_FUNCTION_EX_CALLABLE_FIRST) {
         PyObject **slots = stack_pointer - 3 - (oparg & 1);
-        PyObject *unused = slots[1];        /* NULL from 3.13's compiler, and ignored by 3.13 */
-        slots[1] = slots[0];
-        slots[0] = NULL;
-        Py_XDECREF(unused);
+        if (slots[0] != NULL) {
+            /* callable, NULL (PUSH_NULL after the callable): pyadapt's NULL, callable.  A
+             * LOAD_GLOBAL's NULL is in pyadapt's place already (slots[0]). */
+            PyObject *unused = slots[1];    /* NULL from 3.13's compiler, and ignored by 3.13 */
+            slots[1] = slots[0];
+            slots[0] = NULL;
+            Py_XDECREF(unused);
+        }
         goto TARGET_CALL_FUNCTION_EX;
+    }
+
+    /* 3.13's CALL_KW: CALL_CALLABLE_FIRST with the keyword names on the stack, where
+     * pyadapt's CALL reads them from the kwnames register (KW_NAMES).  3.13's compiler loads
+     * them with LOAD_CONST, so the code object's constants keep the tuple alive for the
+     * call: the stack's reference is given back and the register borrows, as after
+     * KW_NAMES. */
+    TARGET(CALL_KW) {
+        PyObject *names = POP();
+        PA_ASSERT(PyTuple_CheckExact(names) && Py_REFCNT(names) > 1);
+        kwnames = names;
+        Py_DECREF(names);
+        goto TARGET_CALL_CALLABLE_FIRST;
     }
 
     /* 3.13's fused local loads and stores: the oparg holds two local indices, the first in
@@ -3256,8 +3299,8 @@ dispatch_switch:
                     goto error;
                 }
                 _PyFrame_SetStackPointer(frame, stack_pointer);
-                PA_FRAME_SET_LAST_INSTR(frame, cpy_base + CPY_OFFSET(this_instr)
-                                               + PA_CPY_CALL_LAST_CACHE);
+                PA_FRAME_SUSPEND_IN(frame, cpy_base + CPY_OFFSET(this_instr),
+                                    PA_CPY_CALL_LAST_CACHE);
                 new_frame->previous = frame;
                 frame = new_frame;
                 PA_LOOP_SET_CURRENT(cframe, frame);
@@ -4684,6 +4727,7 @@ dispatch_switch:
 #define ENTER_GENERATOR(gen, sent) \
     do { \
         _PyFrame_SetStackPointer(frame, stack_pointer); \
+        PA_FRAME_SUSPEND_IN(frame, cpy_base + CPY_OFFSET(this_instr), PA_CPY_FOR_ITER_LAST_CACHE); \
         frame = pa_gen_enter_inline(tstate, (gen), (sent), frame); \
         PA_LOOP_SET_CURRENT(cframe, frame); \
         pa_stats.inlined_calls++; \
@@ -5007,7 +5051,8 @@ exception_unwind: {
             /* CPython's loop runs the handler, with line events */
             traced_unwind = 0;
             this_instr = next_instr;
-            PA_FRAME_SET_LAST_INSTR(frame, cpy_base + CPY_OFFSET(this_instr) - 1);
+            PA_FRAME_HANDOVER_AT(frame, cpy_base + CPY_OFFSET(this_instr) - 1,
+                                 cpy_base + CPY_OFFSET(this_instr));
             goto handover;
         }
         DISPATCH();
@@ -5037,7 +5082,7 @@ handover: {
 
 return_to_caller:
     /* `retval` is the result of the inlined call the current frame is suspended in. */
-    LOAD_FRAME_STATE();
+    LOAD_CALLER_STATE();
     if (CPY_OFFSET(next_instr) <= (uint32_t)_PyInterpreterFrame_LASTI(frame)) {
         /* Suspended at the start of its instruction (f_lasti as for a call CPython 3.11
          * makes in C): a property getter or __getattribute__ returned its value, or
@@ -5054,12 +5099,12 @@ return_to_caller:
                 goto error;
             }
             Py_DECREF(retval);
-            PA_FRAME_SET_LAST_INSTR(frame, PA_FRAME_LAST_INSTR(frame) + PA_CPY_CALL_LAST_CACHE);
+            PA_FRAME_SUSPEND_IN(frame, PA_FRAME_LAST_INSTR(frame), PA_CPY_CALL_LAST_CACHE);
         }
         else {
             PA_ASSERT(family == PA_LOAD_ATTR);
             PUSH(retval);
-            PA_FRAME_SET_LAST_INSTR(frame, PA_FRAME_LAST_INSTR(frame) + PA_CPY_LOAD_ATTR_LAST_CACHE);
+            PA_FRAME_SUSPEND_IN(frame, PA_FRAME_LAST_INSTR(frame), PA_CPY_LOAD_ATTR_LAST_CACHE);
         }
         next_instr = this_instr + 1 + pa_opinfo_table[PA_OPCODE(*this_instr)].ncache;
     }
@@ -5068,6 +5113,7 @@ return_to_caller:
     }
     if (TRACING_CAN_HAND_OVER()) {
         /* the last instruction marks the end of the instruction this frame was in */
+        PA_FRAME_HANDOVER_AT(frame, PA_FRAME_LAST_INSTR(frame), cpy_base + CPY_OFFSET(next_instr));
         goto handover;
     }
     DISPATCH();

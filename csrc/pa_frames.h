@@ -38,6 +38,43 @@ pa_loop_leave(PyThreadState *tstate, pa_loop_link *link)
 #  define PA_RESUME_WHERE(oparg) (oparg)
 #endif
 
+/* Where frames go on, in CPython offsets.  3.11 and 3.12 show the last instruction run
+ * (prev_instr), and a frame goes on after it; a seam whose frames show the instruction about
+ * to run (3.13's instr_ptr, and return_offset for a caller) defines its own names:
+ *   PA_FRAME_NEXT_OFFSET(f)   a frame entered (new, or a generator resumed): where it goes on
+ *   PA_FRAME_THROWN_OFFSET(f) a suspended generator a throw() enters: where the exception is
+ *   PA_FRAME_SUSPEND_IN(f, instr, last)  suspend f in a call made by CPython's `instr`: it
+ *                             shows instr + last, its last cache entry (0: the instruction
+ *                             itself, which return_to_caller finishes)
+ *   PA_CALLER_NEXT_OFFSET(f), PA_CALLER_PAST_INSTR(f)  a frame suspended so, its callee
+ *                             done: where it goes on, and whether that is past the pyadapt
+ *                             instruction found there (LOAD_CALLER_STATE)
+ *   PA_FRAME_HANDOVER_AT(f, last, next)  CPython's loop takes f over after an instruction
+ *                             whose last unit is `last`, and goes on at `next`
+ *   PA_FRAME_STEP_PAST(f)     YIELD_VALUE, RETURN_GENERATOR (no caches): the frame leaves
+ *                             the loop suspended after its current instruction
+ *   PA_GEN_SUSPENDED_STATE(f, yield_from)  the state a yield leaves its generator in, when
+ *                             it differs from pa_gen_suspend's */
+#ifndef PA_FRAME_NEXT_OFFSET
+#  define PA_FRAME_NEXT_OFFSET(f) (_PyInterpreterFrame_LASTI(f) + 1)
+#  define PA_FRAME_THROWN_OFFSET(f) _PyInterpreterFrame_LASTI(f)
+#  define PA_FRAME_SUSPEND_IN(f, instr, last) PA_FRAME_SET_LAST_INSTR((f), (instr) + (last))
+#  define PA_CALLER_NEXT_OFFSET(f) (_PyInterpreterFrame_LASTI(f) + 1)
+#  define PA_CALLER_PAST_INSTR(f) 0
+#  define PA_FRAME_HANDOVER_AT(f, last, next) PA_FRAME_SET_LAST_INSTR((f), (last))
+#  define PA_FRAME_STEP_PAST(f) ((void)0)
+#  define PA_GEN_SUSPENDED_STATE(f, yield_from) ((void)0)
+#endif
+/* What POP_EXCEPT puts back in the thread's exception state from the value PUSH_EXC_INFO
+ * saved (None for "no exception"; a seam whose CPython keeps NULL there, 3.13, turns it
+ * back, since sys.exc_info() stops at an entry holding None). */
+#ifndef PA_EXC_STATE_VALUE
+#  define PA_EXC_STATE_VALUE(v) (v)
+#endif
+#ifndef PA_CPY_FOR_ITER_LAST_CACHE   /* FOR_ITER's and SEND's last cache entry (3.11: none) */
+#  define PA_CPY_FOR_ITER_LAST_CACHE 0
+#endif
+
 #define PA_GEN_STATE(gen) ((gen)->gi_frame_state)          /* an lvalue */
 #define PA_GEN_FRAME(gen) ((_PyInterpreterFrame *)(gen)->gi_iframe)
 

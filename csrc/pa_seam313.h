@@ -1,9 +1,9 @@
 /* pa_seam313.h -- the version seam for CPython 3.13 (the names are pa_seam311.h's; what
  * differs from 3.12 is said where it differs).  pa_frame313.c holds its out-of-line half.
  *
- * Status: the core builds and links against 3.13.0 with this seam (tools/build_seam.py);
- * 3.13 stays refused (pyadapt/_versions.py) until the loop's resumption rules follow 3.13's
- * instr_ptr (see docs/architecture.md, "Version seam").
+ * Status: the loop runs frames on 3.13.0 through this seam (where frames go on follows 3.13's
+ * instr_ptr, below); 3.13 stays refused (pyadapt/_versions.py) until what
+ * docs/architecture.md, "CPython 3.13: where it stands", lists is done.
  */
 #ifndef PA_SEAM313_H
 #define PA_SEAM313_H
@@ -40,6 +40,11 @@ pa_topmost_exception(PyThreadState *tstate)
 #define async_gen_wrap(val) \
     _PyIntrinsics_UnaryFunctions[INTRINSIC_ASYNC_GEN_WRAP].func(_PyThreadState_GET(), (val))
 
+/* 3.13's dicts tell their watchers of every change, as 3.12's: STORE_ATTR_WITH_HINT stores
+ * through the dict API. */
+#define PA_DICT_STORE_IN_PLACE 0
+#define PA_DICT_CHANGED(d) ((void)(d))
+
 /* ---- frames: fields under version-neutral names ---- */
 
 /* 3.13's frame holds an "executable" (a code object for every frame pyadapt sees; None only
@@ -49,8 +54,8 @@ pa_topmost_exception(PyThreadState *tstate)
 /* 3.13's instr_ptr is the instruction executing or about to begin.  While an instruction
  * runs that is the instruction itself, as 3.11's prev_instr: what pyadapt writes before
  * anything can look reads the same.  They part at suspension: a caller in a call shows the
- * CALL itself (PA_CPY_*_LAST_CACHE are 0) and a suspended generator the instruction after its
- * YIELD_VALUE, where 3.11 shows the YIELD_VALUE. */
+ * CALL itself and a suspended generator the instruction after its YIELD_VALUE, where 3.11
+ * shows the YIELD_VALUE (where frames go on, below). */
 #define PA_FRAME_LAST_INSTR(f) ((f)->instr_ptr)
 #define PA_FRAME_SET_LAST_INSTR(f, p) ((f)->instr_ptr = (p))
 /* Fill in a new frame's specials (function, code, globals, builtins; locals `locals`, which
@@ -58,11 +63,38 @@ pa_topmost_exception(PyThreadState *tstate)
 #define PA_FRAME_INIT_SPECIALS(f, func, locals, code) \
     _PyFrame_Initialize((f), (func), Py_XNewRef(locals), (code), (code)->co_nlocalsplus)
 
-/* What a caller suspended in a call 3.13 makes without C recursion shows, relative to the
- * instruction: the instruction itself (3.11: its last cache entry). */
-#define PA_CPY_CALL_LAST_CACHE 0
-#define PA_CPY_LOAD_ATTR_LAST_CACHE 0
-#define PA_CPY_BINARY_SUBSCR_LAST_CACHE 0
+/* The last cache entry of the instructions a frame can be suspended in (relative to the
+ * instruction), where they have one: 3.13's suspended caller shows the instruction itself, so
+ * PA_FRAME_SUSPEND_IN keeps only whether one was given (see below). */
+#define PA_CPY_CALL_LAST_CACHE 3
+#define PA_CPY_LOAD_ATTR_LAST_CACHE 9
+#define PA_CPY_BINARY_SUBSCR_LAST_CACHE 1
+#define PA_CPY_FOR_ITER_LAST_CACHE 1
+
+/* Where frames go on (pa_frames.h's names).  instr_ptr is the instruction about to run when
+ * a frame is entered: the first for a new frame, the RESUME after its YIELD_VALUE for a
+ * suspended generator.  A caller the loop suspended in a call shows the instruction itself,
+ * as natively, and return_offset says whether it goes on past it (1) or finishes it (0:
+ * CALL_PY_CLASS's __init__, a property getter); 3.13's own loop keeps the instruction's size
+ * there, which the loop's callers never read (it is only read by CPython's loop returning
+ * into a frame it runs, and CPython takes a frame over from pyadapt through instr_ptr). */
+#define PA_FRAME_NEXT_OFFSET(f) _PyInterpreterFrame_LASTI(f)
+#define PA_FRAME_THROWN_OFFSET(f) (_PyInterpreterFrame_LASTI(f) - 1)
+#define PA_FRAME_SUSPEND_IN(f, instr, last) \
+    ((f)->instr_ptr = (instr), (f)->return_offset = (uint16_t)((last) != 0))
+#define PA_CALLER_NEXT_OFFSET(f) _PyInterpreterFrame_LASTI(f)
+#define PA_CALLER_PAST_INSTR(f) ((f)->return_offset)
+#define PA_FRAME_HANDOVER_AT(f, last, next) \
+    ((void)(last), (f)->instr_ptr = (next), (f)->return_offset = 0)
+#define PA_FRAME_STEP_PAST(f) ((f)->instr_ptr++)
+/* 3.13 keeps NULL, not None, in an exception state with no exception (POP_EXCEPT), and its
+ * sys.exc_info() looks past NULL entries only.  None is immortal: no reference to give. */
+#define PA_EXC_STATE_VALUE(v) (Py_IsNone(v) ? NULL : (v))
+
+/* 3.13 tells a generator suspended in `yield from` or `await` apart (YIELD_VALUE's oparg is
+ * 1 there): gi_yieldfrom and gen_close read FRAME_SUSPENDED_YIELD_FROM */
+#define PA_GEN_SUSPENDED_STATE(f, yield_from) \
+    (_PyFrame_GetGenerator(f)->gi_frame_state = pa_gen_suspend_state(yield_from))
 
 /* ---- the thread state ---- */
 

@@ -20,17 +20,18 @@ which move the NULL under the callable and go on as pyadapt's ``CALL`` and
 producers of the NULL (``LOAD_GLOBAL``'s bit 0, the method forms of ``LOAD_ATTR`` and
 ``LOAD_SUPER_ATTR``) keep pyadapt's order, which those instructions read as well.
 
-Not lowered yet (the compiler rejects a code object that has one, so it runs natively;
-``UNLOWERED`` is the list, and tests/test_decode313.py checks it): ``CALL_KW``, whose keyword
-names are a stack item, where pyadapt's ``CALL`` borrows them from the constants (a row of
-its own that owns them is the remaining work).  The fused local loads and stores
+``CALL_KW`` (its keyword names a stack item, where pyadapt's ``CALL`` reads them from the
+``KW_NAMES`` register) is a row of its own, ``CALL_KW``, which takes the names off the stack
+and goes on as ``CALL_CALLABLE_FIRST``.  ``UNLOWERED`` lists the 3.13 instructions with no
+pyadapt row (the compiler rejects a code object that has one, so it runs natively;
+tests/test_decode313.py checks it): none today.  The fused local loads and stores
 (``LOAD_FAST_LOAD_FAST``, ``STORE_FAST_LOAD_FAST``, ``STORE_FAST_STORE_FAST``) have rows of
 the same names, whose oparg kind ``local_pair`` packs two locals (``oparg >> 4`` and
 ``oparg & 15``); pyadapt's own superinstructions (``LOAD_FAST__LOAD_FAST``) are made by
 quickening from single instructions, which 3.13's compiler has fused already.
 ``ENTER_EXECUTOR`` never reaches the decoder (``co_code`` shows the instruction it replaced),
 nor do ``INSTRUMENTED_*`` opcodes.  ``RESUME``'s oparg carries a depth flag in bit 2 above
-where it resumes, which pyadapt's ``RESUME`` does not mask yet.
+where it resumes, which pyadapt's ``RESUME`` masks (``PA_RESUME_WHERE`` in the seam).
 """
 import opcode as _cpy_opcode
 
@@ -44,8 +45,8 @@ RENAME = {**_decode312.RENAME,
 DROPPED = {}
 _SHIFT = {"COMPARE_OP": 5}
 _JUMP_EXTRA = {**_decode312._JUMP_EXTRA, "FOR_ITER": 2}
-# 3.13 instructions with no pyadapt row yet (see above): the compiler rejects their code
-UNLOWERED = {"CALL_KW"}
+# 3.13 instructions with no pyadapt row (see above): the compiler rejects their code
+UNLOWERED = set()
 
 
 def entries(ops, lib, cpy_opcode=_cpy_opcode):
