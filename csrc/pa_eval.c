@@ -3172,7 +3172,7 @@ dispatch_switch:
             PyFunctionObject *func = (PyFunctionObject *)function;
             PyCodeObject *code = (PyCodeObject *)func->func_code;
             pa_unit *callee;
-            if ((callee = pa_get_or_compile(code)) != NULL
+            if ((callee = pa_unit_for_call(code)) != NULL
                     && callee->reject_reason == 0) {
                 size_t size = code->co_nlocalsplus + code->co_stacksize + FRAME_SPECIALS_SIZE;
                 _PyInterpreterFrame *new_frame = pa_push_frame(tstate, size);
