@@ -252,6 +252,13 @@ pa_compile_generic(PyCodeObject *co, const char **err)
     if (rc < 0) {
         goto fail;
     }
+    /* from_cpy holds 16-bit indices (2 bytes per CPython code unit of every unit, not 4):
+     * larger code (generated tables, a module body of thousands of lines) runs in
+     * CPython's loop */
+    if (ncpy >= PA_MAX_CODE_UNITS || ncode >= PA_MAX_CODE_UNITS) {
+        *err = "code too large (65,535 code units or more; pyadapt's offset map has 16 bits)";
+        goto fail;
+    }
     u = pa_unit_new(ncode, ncpy, count_exception_entries(co));
     if (u == NULL) {
         *err = "no memory for the unit";
@@ -264,13 +271,13 @@ pa_compile_generic(PyCodeObject *co, const char **err)
     int pos = 0;
     while (read_instruction(&r, err) > 0) {
         for (int off = r.start; off < r.end; off++) {
-            u->from_cpy[off] = (uint32_t)pos;
+            u->from_cpy[off] = (uint16_t)pos;
         }
         if (r.d->kind == PA_DK_OP) {
             pos += 1 + pa_opinfo_table[r.op].ncache;
         }
     }
-    u->from_cpy[ncpy] = (uint32_t)ncode;
+    u->from_cpy[ncpy] = (uint16_t)ncode;
 
     /* Pass 3: instruction words, jump targets as absolute pyadapt indices. */
     r.i = 0;
