@@ -3204,6 +3204,12 @@ dispatch_switch:
                 pa_stats.inlined_calls++;
                 goto start_new_frame;
             }
+            if (callee == NULL || callee->reject_reason == PA_FB_COLD) {
+                /* a cold callee goes through C where CPython's loop inlines the call: the
+                 * caller shows the call's last cache entry while it runs, as natively */
+                PA_FRAME_SET_LAST_INSTR(frame, cpy_base + CPY_OFFSET(this_instr)
+                                               + PA_CPY_CALL_LAST_CACHE);
+            }
         }
         PyObject *res = PyObject_Vectorcall(function, args,
                                             positional_args | PY_VECTORCALL_ARGUMENTS_OFFSET,
