@@ -126,11 +126,15 @@ typedef struct {
     pa_site_seen first;      /* seen[0] */
 } pa_site_slot;
 
+/* Code units (CPython's or pyadapt's) from which on a code object is not compiled. */
+#define PA_MAX_CODE_UNITS 65535
+
 /* A compiled code object: pyadapt's code plus the maps back to CPython offsets. */
 typedef struct {
     uint32_t *code;          /* ncode units: instruction words and inline caches */
     uint32_t *to_cpy;        /* ncode: CPython code-unit offset of each instruction */
-    uint32_t *from_cpy;      /* ncpy + 1: pyadapt index for each CPython offset */
+    uint16_t *from_cpy;      /* ncpy + 1: pyadapt index for each CPython offset (16 bits:
+                                code of PA_MAX_CODE_UNITS or more units is not compiled) */
     pa_exc_entry *exc;       /* nexc entries, sorted by start */
     int32_t ncode;
     int32_t ncpy;

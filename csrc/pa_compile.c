@@ -41,6 +41,32 @@ typedef struct {
     const pa_decode_entry *d;
 } pa_reader;
 
+/* The code units the compiler reads of `co`: (opcode, oparg) byte pairs.  Where the seam
+ * says so (3.11), the code object's own quickened code: its specialized opcodes keep the
+ * oparg and the inline cache entries of their family, and pa_decoder decodes them as that
+ * family, so it reads as the generic code does.  Elsewhere (3.12+: instrumented opcodes
+ * too) a de-quickened copy, which CPython caches in the code object.  PyCode_GetCode made
+ * and kept that copy, 2 bytes per code unit of every code object pyadapt looked at (its
+ * first entry asks pa_code_has_loop).  *owner gets what to release (NULL for none);
+ * NULL (no exception set) when out of memory. */
+static const uint8_t *
+code_units(PyCodeObject *co, int *n, PyObject **owner)
+{
+#ifdef PA_COMPILE_READS_QUICKENED_CODE
+    *owner = NULL;
+    *n = (int)Py_SIZE(co);
+    return (const uint8_t *)co->co_code_adaptive;
+#else
+    *owner = PyCode_GetCode(co);
+    if (*owner == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    *n = (int)(PyBytes_GET_SIZE(*owner) / 2);
+    return (const uint8_t *)PyBytes_AS_STRING(*owner);
+#endif
+}
+
 /* Read the next CPython instruction; 0 at the end, -1 (with *err set) on malformed code. */
 static int
 read_instruction(pa_reader *r, const char **err)
@@ -181,24 +207,20 @@ pa_code_has_loop(PyCodeObject *co)
     }
     /* the hook may ask this with an exception set (a generator's first entry by throw()):
      * a failure here must not replace it */
-    PyObject *type, *value, *tb;
+    PyObject *type, *value, *tb, *owner;
     PyErr_Fetch(&type, &value, &tb);
-    PyObject *bytes = PyCode_GetCode(co);      /* de-quickened: CPython's generic bytecode */
-    if (bytes == NULL) {
-        PyErr_Clear();
-    }
+    pa_reader r = {0};
+    r.raw = code_units(co, &r.n, &owner);
     PyErr_Restore(type, value, tb);
-    if (bytes == NULL) {
+    if (r.raw == NULL) {
         return -1;
     }
-    pa_reader r = {.raw = (const uint8_t *)PyBytes_AS_STRING(bytes),
-                   .n = (int)(PyBytes_GET_SIZE(bytes) / 2)};
     const char *err;
     int rc, loop = 0;
     while (!loop && (rc = read_instruction(&r, &err)) > 0) {
         loop = r.d->jump < 0;
     }
-    Py_DECREF(bytes);
+    Py_XDECREF(owner);
     return loop ? 1 : rc < 0 ? -1 : 0;
 }
 
@@ -210,14 +232,13 @@ pa_compile_generic(PyCodeObject *co, const char **err)
         *err = "the decoder for this CPython version is not loaded";
         return NULL;
     }
-    PyObject *bytes = PyCode_GetCode(co);      /* de-quickened: CPython's generic bytecode */
-    if (bytes == NULL) {
-        PyErr_Clear();
+    PyObject *bytes;
+    pa_reader r = {0};
+    r.raw = code_units(co, &r.n, &bytes);
+    if (r.raw == NULL) {
         *err = "no memory for co_code";
         return NULL;
     }
-    pa_reader r = {.raw = (const uint8_t *)PyBytes_AS_STRING(bytes),
-                   .n = (int)(PyBytes_GET_SIZE(bytes) / 2)};
     int ncpy = r.n;
     pa_unit *u = NULL;
 
@@ -229,6 +250,13 @@ pa_compile_generic(PyCodeObject *co, const char **err)
         }
     }
     if (rc < 0) {
+        goto fail;
+    }
+    /* from_cpy holds 16-bit indices (2 bytes per CPython code unit of every unit, not 4):
+     * larger code (generated tables, a module body of thousands of lines) runs in
+     * CPython's loop */
+    if (ncpy >= PA_MAX_CODE_UNITS || ncode >= PA_MAX_CODE_UNITS) {
+        *err = "code too large (65,535 code units or more; pyadapt's offset map has 16 bits)";
         goto fail;
     }
     u = pa_unit_new(ncode, ncpy, count_exception_entries(co));
@@ -243,13 +271,13 @@ pa_compile_generic(PyCodeObject *co, const char **err)
     int pos = 0;
     while (read_instruction(&r, err) > 0) {
         for (int off = r.start; off < r.end; off++) {
-            u->from_cpy[off] = (uint32_t)pos;
+            u->from_cpy[off] = (uint16_t)pos;
         }
         if (r.d->kind == PA_DK_OP) {
             pos += 1 + pa_opinfo_table[r.op].ncache;
         }
     }
-    u->from_cpy[ncpy] = (uint32_t)ncode;
+    u->from_cpy[ncpy] = (uint16_t)ncode;
 
     /* Pass 3: instruction words, jump targets as absolute pyadapt indices. */
     r.i = 0;
@@ -284,12 +312,12 @@ pa_compile_generic(PyCodeObject *co, const char **err)
     if (translate_exception_table(co, u, u->nexc, err) < 0) {
         goto fail;
     }
-    Py_DECREF(bytes);
+    Py_XDECREF(bytes);
     return u;
 
 fail:
     pa_unit_free(u);
-    Py_DECREF(bytes);
+    Py_XDECREF(bytes);
     return NULL;
 }
 

@@ -3275,7 +3275,7 @@ dispatch_switch:
             PyFunctionObject *func = (PyFunctionObject *)function;
             PyCodeObject *code = (PyCodeObject *)func->func_code;
             pa_unit *callee;
-            if ((callee = pa_get_or_compile(code)) != NULL
+            if ((callee = pa_unit_for_call(code)) != NULL
                     && callee->reject_reason == 0) {
                 size_t size = code->co_nlocalsplus + code->co_stacksize + FRAME_SPECIALS_SIZE;
                 _PyInterpreterFrame *new_frame = pa_push_frame(tstate, size);
@@ -3306,6 +3306,12 @@ dispatch_switch:
                 PA_LOOP_SET_CURRENT(cframe, frame);
                 pa_stats.inlined_calls++;
                 goto start_new_frame;
+            }
+            if (callee == NULL || callee->reject_reason == PA_FB_COLD) {
+                /* a cold callee goes through C where CPython's loop inlines the call: the
+                 * caller shows the call's last cache entry while it runs, as natively */
+                PA_FRAME_SET_LAST_INSTR(frame, cpy_base + CPY_OFFSET(this_instr)
+                                               + PA_CPY_CALL_LAST_CACHE);
             }
         }
         PyObject *res = PyObject_Vectorcall(function, args,

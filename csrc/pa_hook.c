@@ -169,6 +169,28 @@ enter_maybe_cold(_PyInterpreterFrame *frame, PyCodeObject *co, pa_unit *u)
     return pa_get_or_compile(co);
 }
 
+/* A call from pyadapt's loop to a function whose code is cold goes through C (PyObject_Vectorcall,
+ * then this hook), like a call made by a frame in CPython's loop: the compile_after rule
+ * then holds for code that only hot code calls, where compiling at the call would make a
+ * unit for every function a hot loop calls once or twice (pytest over pyflakes: 2,232
+ * units -> see docs/architecture.md).  A function with a loop is compiled by the hook at
+ * that first entry, and recursion through C stays bounded: each entry through the hook
+ * counts, so at most compile_after frames of one code object go through C before it is
+ * compiled and its calls inline. */
+pa_unit *
+pa_unit_for_call(PyCodeObject *co)
+{
+    pa_unit *u = pa_unit_for_code(co);
+    if (u != NULL && u->reject_reason != PA_FB_COLD) {
+        return u;
+    }
+    if (pa_config.compile_after > 0 && tls_runs == 0
+            && (u == NULL || (uint32_t)u->cold_entries < pa_config.compile_after)) {
+        return u;
+    }
+    return pa_get_or_compile(co);
+}
+
 /* Every case but the common one (pa_eval_frame below): a frame outside pyadapt's extent, a
  * tracer, code not compiled yet or cold or rejected, the extent's first frame. */
 static __attribute__((noinline)) PyObject *

@@ -210,6 +210,10 @@ int pa_unit_requicken(pa_unit *u);
 int pa_code_has_loop(PyCodeObject *co);
 pa_unit *pa_get_or_compile(PyCodeObject *co);         /* compile on first sight (or now, if
                                                           cold); never NULL-with-error */
+/* The unit for a call from pyadapt's loop: compiled, or not compiled (NULL or a cold unit)
+ * when `co` is still cold in whole-process mode; the caller then calls through C, and the
+ * hook counts the entry as it does any other (pa_hook.c). */
+pa_unit *pa_unit_for_call(PyCodeObject *co);
 
 /* ---- the loop ---- */
 /* Evaluate `frame`, whose code's compiled unit is `unit` (csrc/pa_eval.c). */

@@ -26,6 +26,12 @@
 #define PA_CPY_LOAD_ATTR_LAST_CACHE 4
 #define PA_CPY_BINARY_SUBSCR_LAST_CACHE 4
 
+/* ---- code ---- */
+
+/* The compiler reads co_code_adaptive itself (pa_compile.c, code_units): 3.11 specializes
+ * in place without changing opargs or cache sizes, and has no instrumented opcodes. */
+#define PA_COMPILE_READS_QUICKENED_CODE 1
+
 /* ---- dicts ---- */
 
 /* STORE_ATTR_WITH_HINT replaces a value in the dict's entry itself, as 3.11's loop does, and

@@ -29,7 +29,7 @@ pa_unit_new(int ncode, int ncpy, int nexc)
     }
     u->code = calloc((size_t)ncode + 1, sizeof(uint32_t));
     u->to_cpy = calloc((size_t)ncode + 1, sizeof(uint32_t));
-    u->from_cpy = calloc((size_t)ncpy + 2, sizeof(uint32_t));
+    u->from_cpy = calloc((size_t)ncpy + 2, sizeof(uint16_t));
     u->exc = calloc((size_t)nexc + 1, sizeof(pa_exc_entry));
     if (!u->code || !u->to_cpy || !u->from_cpy || !u->exc) {
         pa_unit_free(u);

@@ -42,4 +42,20 @@ def rows(cpy_opcode, ops, lib, rename, backward, dropped, alt=None, shift=None,
         else:
             kind = lib.PA_DK_UNKNOWN
         out.append((op, kind, pa_op, caches[op], jump, alt_op, arg_shift, extra, limit))
+    # CPython's specialized forms decode as their family: the compiler may read a code
+    # object's quickened code (3.11: no de-quickened copy made and kept), where a
+    # specialized opcode keeps its oparg and its family's inline cache entries.  De-quickened
+    # code never holds them, so the rows change nothing where that is what is read.
+    numbers = getattr(cpy_opcode, "_specialized_opmap", None)   # 3.13
+    if numbers is None:
+        # 3.11, 3.12: the specialized forms take the unnamed opcodes in order (what `dis`
+        # computes as _all_opmap; importing dis here would cost `import pyadapt` its imports)
+        empty = [op for op, name in enumerate(cpy_opcode.opname) if name.startswith("<")]
+        numbers = dict(zip(getattr(cpy_opcode, "_specialized_instructions", ()), empty))
+    for family, forms in getattr(cpy_opcode, "_specializations", {}).items():
+        base = out[cpy[family]]
+        for form in forms:
+            op = numbers.get(form, 256)
+            if op < 256:
+                out[op] = (op,) + base[1:]
     return out

@@ -127,15 +127,19 @@ def test_cli_option(tmp_path):
     script.write_text(
         "import json, os, pyadapt\n"
         "def once():\n    return 1\n"
+        "def often():\n    return 2\n"
+        "for _ in range(4):\n    often()\n"
         "print(json.dumps([pyadapt.config()['compile_after'], os.environ.get('PYADAPT_COMPILE_AFTER'),\n"
-        "                  once(), pyadapt.unit_info(once) is not None]))\n")
+        "                  once(), pyadapt.unit_info(once) is not None,\n"
+        "                  pyadapt.unit_info(often) is not None]))\n")
     out = tmp_path / "stats.json"
     proc = subprocess.run([sys.executable, "-m", "pyadapt", "--compile-after", "3",
                            "--stats-json", str(out), str(script)],
                           capture_output=True, text=True, timeout=120, env=_env())
     assert proc.returncode == 0, proc.stderr
-    # the script's own top level runs under pyadapt at once, and so its inline calls
-    assert json.loads(proc.stdout) == [3, "3", 1, True]
+    # the script's own top level runs under pyadapt at once; a function it calls is compiled
+    # at its (compile_after + 1)-th entry, as any other: until then the call goes through C
+    assert json.loads(proc.stdout) == [3, "3", 1, False, True]
     stats = json.loads(out.read_text())
     assert stats["frames"] >= 2 and "cold" in stats["fallbacks"]
     bad = subprocess.run([sys.executable, "-m", "pyadapt", "--compile-after", "x", str(script)],

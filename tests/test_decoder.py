@@ -105,3 +105,37 @@ def test_compare_oparg_means_what_pyadapts_table_says(op):
     f = type(lambda: 0)(code, {})
     for a, b in ((1, 2), (2, 2), (3, 2)):
         assert pyadapt.run(f, a, b) == f(a, b)
+
+
+_QUICKENED_SRC = """
+class P:
+    __slots__ = ("x",)
+    def __init__(self, x):
+        self.x = x
+def f(p, d, seq, n):
+    total = 0
+    for i in range(n):
+        a, b = seq
+        total += p.x + d["k"] + a * b + len(seq)
+        if i < n:
+            total -= 1
+    return total - 1.5 * 2.0
+"""
+
+
+def test_code_quickened_by_cpython_compiles_to_the_same_unit():
+    """3.11's compiler reads a code object's quickened code (no de-quickened copy kept):
+    after CPython's own loop has specialized a function, its unit is the same as that of a
+    fresh, never-run copy of the code."""
+    ns = {}
+    exec(compile(_QUICKENED_SRC, "<quickened>", "exec"), ns)
+    f, p = ns["f"], ns["P"](3)
+    fresh = f.__code__.replace()
+    for _ in range(200):          # natively: CPython quickens and specializes f
+        f(p, {"k": 1}, (2, 3), 20)
+    if sys.version_info[:2] == (3, 11):
+        import dis
+        names = {i.opname for i in dis.get_instructions(f, adaptive=True)}
+        assert names - {i.opname for i in dis.get_instructions(fresh)}, "CPython did not specialize"
+    assert _words(f.__code__) == _words(fresh)
+    assert pyadapt.run(f, p, {"k": 1}, (2, 3), 20) == f(p, {"k": 1}, (2, 3), 20)

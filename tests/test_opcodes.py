@@ -33,7 +33,9 @@ def _lowered():
     """pyadapt generic instruction name -> the CPython opcodes that lower to it."""
     out = {}
     for op, kind, pa_op, _ncache, _jump, alt_op, _shift, _extra, _limit in decoder_entries():
-        if kind == lib.PA_DK_OP:
+        # CPython's specialized forms decode as their family (read in quickened code only):
+        # dis.stack_effect knows the generic opcodes alone
+        if kind == lib.PA_DK_OP and op in opcode.opmap.values():
             out.setdefault(OPNAMES[pa_op], []).append(op)
             if alt_op:
                 out.setdefault(OPNAMES[alt_op], []).append(op)

@@ -672,8 +672,9 @@ def fix_report(tmp_path_factory):
           '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
           '<meta name="generator" content="pyadapt">\n<title>an old page</title>\n')
     native = run_python(["fix.py"], tmp)
-    proc = run_pyadapt(["--warmup", "2", "--report", "rep", "--stats-json", "stats.json",
-                        "fix.py"], tmp)
+    # --compile-after 0: helper.twice, called once, gets a unit and so a page
+    proc = run_pyadapt(["--compile-after", "0", "--warmup", "2", "--report", "rep",
+                        "--stats-json", "stats.json", "fix.py"], tmp)
     assert proc.returncode == 0 and proc.stdout == native.stdout, describe(proc)
     with open(tmp / "stats.json") as f:
         stats = json.load(f)
@@ -754,18 +755,19 @@ def test_index_puts_the_program_first_and_keeps_only_this_run(fix_report):
 def test_report_only_limits_the_pages(tmp_path):
     write(tmp_path / "fix.py", FIX)
     write(tmp_path / "helper.py", HELPER)
-    proc = run_pyadapt(["--report", "rep", "fix.py"], tmp_path)
+    proc = run_pyadapt(["--compile-after", "0", "--report", "rep", "fix.py"], tmp_path)
     assert proc.returncode == 0, describe(proc)
     assert len(os.listdir(tmp_path / "rep")) > 3
     # the same directory again, limited: the pages of the run before are gone
-    proc = run_pyadapt(["--report", "rep", "--report-only", "fix.py", "--report-only",
-                        "help*.py", "fix.py"], tmp_path)
+    proc = run_pyadapt(["--compile-after", "0", "--report", "rep", "--report-only", "fix.py",
+                        "--report-only", "help*.py", "fix.py"], tmp_path)
     assert proc.returncode == 0, describe(proc)
     names = sorted(os.listdir(tmp_path / "rep"))
     assert [n.split("-")[0] for n in names] == ["fix.py", "helper.py", "index.html"], names
     assert "Limited to" in (tmp_path / "rep" / "index.html").read_text()
     # a directory: every file under it
-    proc = run_pyadapt(["--report", "rep", f"--report-only={tmp_path}", "fix.py"], tmp_path)
+    proc = run_pyadapt(["--compile-after", "0", "--report", "rep", f"--report-only={tmp_path}",
+                        "fix.py"], tmp_path)
     names = sorted(n.split("-")[0] for n in os.listdir(tmp_path / "rep"))
     assert names == ["fix.py", "helper.py", "index.html"], names
     # without --report it means nothing: an error

@@ -64,3 +64,33 @@ def test_many_code_objects_keep_their_units_through_swaps_and_deletions():
     for i in alive:
         assert _core.unit_address(funcs[i].__code__) == addresses[i], i
         assert pyadapt.unit_info(funcs[i])["entries"] == entries[i] + 2, i
+
+
+def test_code_too_large_for_16_bit_offsets_runs_in_cpythons_loop():
+    """from_cpy holds 16-bit pyadapt indices: a code object of PA_MAX_CODE_UNITS (65,535)
+    CPython code units or more is not compiled (compile_failed, saying why) and runs in
+    CPython's loop with the same result; one just below the limit is compiled."""
+    from pyadapt._pyadapt import lib
+
+    def make(n):
+        # each line is LOAD_CONST, STORE_FAST (2 code units); RESUME, the return: 3 more
+        src = "def f():\n    x = 0\n" + "    x = 1\n" * n + "    return x + 1\n"
+        ns = {}
+        exec(compile(src, "<large>", "exec"), ns)
+        return ns["f"]
+
+    big = make(lib.PA_MAX_CODE_UNITS // 2)
+    assert len(big.__code__.co_code) // 2 >= lib.PA_MAX_CODE_UNITS
+    pyadapt.reset_stats()
+    assert pyadapt.run(big) == 2
+    info = pyadapt.unit_info(big)
+    assert info["rejected"] == "compile_failed"
+    assert "too large" in info["rejected_because"] and "65,535" in info["rejected_because"]
+    assert pyadapt.stats()["fallbacks"].get("compile_failed", 0) >= 1
+
+    small = make(lib.PA_MAX_CODE_UNITS // 2 - 10)
+    assert len(small.__code__.co_code) // 2 < lib.PA_MAX_CODE_UNITS
+    frames = pyadapt.stats()["frames"]
+    assert pyadapt.run(small) == 2
+    assert pyadapt.unit_info(small)["rejected"] is None
+    assert pyadapt.stats()["frames"] == frames + 1
