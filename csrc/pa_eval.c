@@ -2049,24 +2049,32 @@ dispatch_switch:
         DISPATCH();
     }
 
+/* FOR_ITER's generic step over `iter` (on the stack's top) with its type `tp`: push the next
+ * item, or at exhaustion drop the iterator and jump past the loop (FOR_ITER and
+ * FOR_ITER_ITERNEXT). */
+#define FOR_ITER_GENERIC_STEP(iter, tp) \
+    do { \
+        PyObject *next_ = (tp)->tp_iternext(iter); \
+        if (next_ != NULL) { \
+            PUSH(next_); \
+            SKIP_CACHE(pa_cache_for_iter); \
+            DISPATCH(); \
+        } \
+        if (_PyErr_Occurred(tstate)) { \
+            if (!_PyErr_ExceptionMatches(tstate, PyExc_StopIteration)) { \
+                goto error; \
+            } \
+            _PyErr_Clear(tstate); \
+        } \
+        STACK_SHRINK(1); \
+        Py_DECREF(iter); \
+        JUMPTO(oparg); \
+        DISPATCH(); \
+    } while (0)
+
     TARGET(FOR_ITER) {
         PyObject *iter = TOP();
-        PyObject *next = (*Py_TYPE(iter)->tp_iternext)(iter);
-        if (next != NULL) {
-            PUSH(next);
-            SKIP_CACHE(pa_cache_for_iter);
-            DISPATCH();
-        }
-        if (_PyErr_Occurred(tstate)) {
-            if (!_PyErr_ExceptionMatches(tstate, PyExc_StopIteration)) {
-                goto error;
-            }
-            _PyErr_Clear(tstate);
-        }
-        STACK_SHRINK(1);
-        Py_DECREF(iter);
-        JUMPTO(oparg);
-        DISPATCH();
+        FOR_ITER_GENERIC_STEP(iter, Py_TYPE(iter));
     }
 
     TARGET(PRINT_EXPR) {
@@ -4709,22 +4717,7 @@ dispatch_switch:
         DEOPT_IF(tp == &PyListIter_Type || tp == &PyTupleIter_Type || tp == &PyRangeIter_Type
                  || tp == &PyGen_Type);
         STAT_HIT();
-        PyObject *next = tp->tp_iternext(iter);
-        if (next != NULL) {
-            PUSH(next);
-            SKIP_CACHE(pa_cache_for_iter);
-            DISPATCH();
-        }
-        if (_PyErr_Occurred(tstate)) {
-            if (!_PyErr_ExceptionMatches(tstate, PyExc_StopIteration)) {
-                goto error;
-            }
-            _PyErr_Clear(tstate);
-        }
-        STACK_SHRINK(1);
-        Py_DECREF(iter);
-        JUMPTO(oparg);
-        DISPATCH();
+        FOR_ITER_GENERIC_STEP(iter, tp);
     }
 
 /* Run a suspended generator's frame inside this loop (FOR_ITER_GEN, SEND_GEN): what
