@@ -1277,7 +1277,7 @@ const int pa_counts_instructions = 0;
  * thread's frame stack (a generator run inline goes back to its caller first). */
 #define TRACING_CAN_HAND_OVER() \
     (PA_LOOP_TRACING(tstate, cframe) \
-     && (frame == entry_frame || frame->owner == FRAME_OWNED_BY_THREAD))
+     && (PA_LOOP_IS_ENTRY(cframe, frame) || frame->owner == FRAME_OWNED_BY_THREAD))
 /* Tracing or profiling switched on by code this frame called (sys.settrace, pdb,
  * cProfile): CPython's loop finishes the frame, with the events (see `handover`).  The
  * frame must be resumable by CPython: its last instruction at the last unit of the instruction that
@@ -1397,8 +1397,8 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag,
     uint32_t *pair_prev_end = NULL;
 #endif
 
-    /* the frame the hook gave this call: returning from it leaves the loop */
-    _PyInterpreterFrame *const entry_frame = frame;
+    /* the link into the thread, and the frame the hook gave this call (PA_LOOP_IS_ENTRY):
+     * returning from it leaves the loop */
     pa_loop_link cframe;
     pa_loop_enter(tstate, &cframe, frame);
 
@@ -2052,7 +2052,7 @@ dispatch_switch:
             goto error;
         }
         pa_leave_py_level(tstate);
-        if (frame != entry_frame) {
+        if (!PA_LOOP_IS_ENTRY(cframe, frame)) {
             /* called inline: the frame goes, the caller gets the generator as the call's
              * result */
             _PyInterpreterFrame *done = frame;
@@ -2083,7 +2083,7 @@ dispatch_switch:
         retval = POP();
         _PyFrame_SetStackPointer(frame, stack_pointer);
         pa_leave_py_level(tstate);
-        if (frame != entry_frame) {
+        if (!PA_LOOP_IS_ENTRY(cframe, frame)) {
             _PyInterpreterFrame *dying = frame;
             frame = dying->previous;
             PA_LOOP_SET_CURRENT(cframe, frame);
@@ -2114,7 +2114,7 @@ dispatch_switch:
         PyObject *retval = POP();
         _PyFrame_SetStackPointer(frame, stack_pointer);
         pa_leave_py_level(tstate);
-        if (frame != entry_frame) {
+        if (!PA_LOOP_IS_ENTRY(cframe, frame)) {
             /* a generator run inline by FOR_ITER_GEN / SEND_GEN: back to the caller */
             _PyInterpreterFrame *gen_frame = frame;
             frame = gen_frame->previous;
@@ -4572,10 +4572,13 @@ dispatch_switch:
 
 /* Run a suspended generator's frame inside this loop (FOR_ITER_GEN, SEND_GEN): what
  * gen_send_ex2 does before its eval call, then a jump into the frame.  Its YIELD_VALUE
- * and RETURN_VALUE come back here (see those handlers and exit_unwind). */
-#define ENTER_GENERATOR(gen, sent) \
+ * and RETURN_VALUE come back here (see those handlers and exit_unwind).  The caller shows
+ * what the version's caller shows (`last_cache`: on 3.12 the instruction's cache entry),
+ * and a yield resumes it after that unit. */
+#define ENTER_GENERATOR(gen, sent, last_cache) \
     do { \
         _PyFrame_SetStackPointer(frame, stack_pointer); \
+        PA_FRAME_SET_LAST_INSTR(frame, cpy_base + CPY_OFFSET(this_instr) + (last_cache)); \
         frame = pa_gen_enter_inline(tstate, (gen), (sent), frame); \
         PA_LOOP_SET_CURRENT(cframe, frame); \
         pa_stats.inlined_calls++; \
@@ -4593,7 +4596,7 @@ dispatch_switch:
         DEOPT_IF(Py_TYPE(gen) != &PyGen_Type);
         GENERATOR_GUARD(gen);
         STAT_HIT();
-        ENTER_GENERATOR(gen, Py_NewRef(Py_None));
+        ENTER_GENERATOR(gen, Py_NewRef(Py_None), PA_CPY_FOR_ITER_LAST_CACHE);
     }
 
     TARGET(SEND_ADAPTIVE) {
@@ -4608,7 +4611,7 @@ dispatch_switch:
         DEOPT_IF(PA_GEN_STATE(gen) == FRAME_CREATED && !Py_IsNone(v));
         STAT_HIT();
         STACK_SHRINK(1);
-        ENTER_GENERATOR(gen, v);
+        ENTER_GENERATOR(gen, v, PA_CPY_SEND_LAST_CACHE);
     }
 
     /* ---- instructions whose semantics first came with CPython 3.12's bytecode ---- */
@@ -4915,8 +4918,8 @@ handover: {
         _PyInterpreterFrame *done = frame;
         frame = done->previous;
         PA_LOOP_SET_CURRENT(cframe, frame);      /* CPython's loop re-links the frame */
-        PyObject *res = pa_delegate_frame(tstate, done, done == entry_frame);
-        if (done == entry_frame) {
+        PyObject *res = pa_delegate_frame(tstate, done, PA_LOOP_IS_ENTRY(cframe, done));
+        if (PA_LOOP_IS_ENTRY(cframe, done)) {
             LEAVE_LOOP(res);
         }
         if (res == NULL) {
@@ -4965,7 +4968,7 @@ return_to_caller:
 
 exit_unwind:
     pa_leave_py_level(tstate);
-    if (frame == entry_frame) {
+    if (PA_LOOP_IS_ENTRY(cframe, frame)) {
         FINISH_ENTRY_FRAME(NULL);
     }
     {

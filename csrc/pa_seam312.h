@@ -25,6 +25,10 @@
 #define PA_CPY_CALL_LAST_CACHE 3
 #define PA_CPY_LOAD_ATTR_LAST_CACHE 9
 #define PA_CPY_BINARY_SUBSCR_LAST_CACHE 1
+/* A caller suspended in a generator run inline (3.12's FOR_ITER_GEN, SEND_GEN) shows the one
+ * cache entry of its FOR_ITER or SEND; it goes on after it when the generator yields. */
+#define PA_CPY_FOR_ITER_LAST_CACHE 1
+#define PA_CPY_SEND_LAST_CACHE 1
 
 /* ---- dicts ---- */
 
@@ -44,7 +48,7 @@
  * frames). */
 #define PA_LINK_INHERIT(link, prev) ((void)(link), (void)(prev))
 #define PA_LINK_HAND_BACK(link, prev) ((void)(link), (void)(prev))
-#define PA_LOOP_SET_CURRENT(link, f) ((link).current_frame = (f))
+#define PA_LOOP_SET_CURRENT(link, f) ((link).cframe.current_frame = (f))
 
 /* builtins.__import__ as the interpreter keeps it (import_name's fast path) */
 #define PA_INTERP_IMPORT_FUNC(interp) ((interp)->imports.import_func)

@@ -63,6 +63,8 @@ pa_topmost_exception(PyThreadState *tstate)
 #define PA_CPY_CALL_LAST_CACHE 0
 #define PA_CPY_LOAD_ATTR_LAST_CACHE 0
 #define PA_CPY_BINARY_SUBSCR_LAST_CACHE 0
+#define PA_CPY_FOR_ITER_LAST_CACHE 0
+#define PA_CPY_SEND_LAST_CACHE 0
 
 /* ---- the thread state ---- */
 
@@ -77,11 +79,13 @@ pa_topmost_exception(PyThreadState *tstate)
 typedef struct {
     PyThreadState *tstate;
     _PyInterpreterFrame *previous;      /* the thread's current frame when the loop began */
+    _PyInterpreterFrame *entry;         /* the frame the hook gave the loop */
 } pa_loop_link;
 static PA_ALWAYS_INLINE void
 pa_loop_enter(PyThreadState *tstate, pa_loop_link *link, _PyInterpreterFrame *frame)
 {
     link->tstate = tstate;
+    link->entry = frame;
     link->previous = tstate->current_frame;
     frame->previous = link->previous;
     tstate->current_frame = frame;
