@@ -40,6 +40,10 @@ pa_loop_leave(PyThreadState *tstate, pa_loop_link *link)
  * instructions a warm call: fib 47.6 -> 47.3, richards 48.7 -> 48.5). */
 #define PA_LOOP_IS_ENTRY(link, f) ((f) == (link).entry)
 
+#ifndef PA_SEAM_INIT      /* a seam with something to set up when the core loads (3.12) */
+#  define pa_seam_init() 0
+#endif
+
 /* The RESUME a suspended generator's frame goes on at: 3.11 and 3.12 show the YIELD_VALUE
  * before it; a seam whose frames show the next instruction (3.13) defines its own.  Where
  * it resumes (RESUME's oparg: 0 start, 1 after yield, 2 after yield from, 3 after await)

@@ -50,6 +50,8 @@ extern uint64_t pa_dict_version;
 #define PA_PY_RECURSION_LIMIT(tstate) ((tstate)->recursion_limit)
 /* ... and the one C code takes a level of (an lvalue) */
 #define PA_C_RECURSION_REMAINING(tstate) ((tstate)->recursion_remaining)
+/* Levels of the Python limit a call of a C function (exec) takes: its one level. */
+#define PA_C_CALL_PY_LEVELS 1
 
 /* A frame's level of the recursion limit: 0, or 1 with RecursionError set (the level is
  * counted all the same, as CPython's loop does, so that leaving it balances). */

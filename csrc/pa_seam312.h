@@ -68,6 +68,11 @@
 /* 3.12's garbage collector runs from the breaker (allocation sets gc_scheduled, which
  * Py_MakePendingCalls leaves alone): run the collection CPython's loop would; 0 or -1 */
 int pa_run_scheduled_gc(PyThreadState *tstate);
+/* Once, when the core loads: what pa_run_scheduled_gc calls (gc.collect) looked up then, not
+ * at the first collection, where importing gc would run importlib's Python frames, which
+ * allocate and schedule the collection again before the look-up ends (endless recursion). */
+#define PA_SEAM_INIT 1
+int pa_seam_init(void);
 /* the breaker recomputed from what is still pending (CPython's COMPUTE_EVAL_BREAKER) */
 void pa_recompute_eval_breaker(PyInterpreterState *interp);
 #define pa_async_exc_taken(interp) \

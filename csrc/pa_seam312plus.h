@@ -16,6 +16,8 @@
 #define PA_PY_RECURSION_LIMIT(tstate) ((tstate)->py_recursion_limit)
 /* ... and the one C code takes a level of (an lvalue) */
 #define PA_C_RECURSION_REMAINING(tstate) ((tstate)->c_recursion_remaining)
+/* Levels of the Python limit a call of a C function (exec) takes: none, its level is C's. */
+#define PA_C_CALL_PY_LEVELS 0
 
 /* Out of line (pa_frames.c: _Py_CheckRecursiveCallPy is exported by neither version): the
  * Python recursion limit was reached (RecursionError, or a fatal error when already handling
