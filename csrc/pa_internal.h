@@ -190,9 +190,6 @@ extern pa_unit *pa_registry_head;
 #define PA_UNIT_COMPILED(u) ((u)->reject_reason == PA_FB_NONE)
 /* Quicken u->code, which holds the generic code, for the current configuration (pa_config). */
 void pa_unit_quicken(pa_unit *u);
-/* Rewrite u->code for the current configuration from its generic code, compiled again from
- * its code object (the unit keeps no copy of it): 0, or -1 (no exception set). */
-int pa_unit_requicken(pa_unit *u);
 /* Add the per-site hit counts of `u` into hits[opcode]. */
 void pa_unit_add_site_hits(pa_unit *u, uint64_t *hits);
 
@@ -206,6 +203,9 @@ void pa_unit_add_site_hits(pa_unit *u, uint64_t *hits);
 pa_unit *pa_compile(PyCodeObject *co, const char **err);
 /* The same, its code left generic (not quickened): for re-quickening and dis. */
 pa_unit *pa_compile_generic(PyCodeObject *co, const char **err);
+/* Rewrite u->code for the current configuration from its generic code, compiled again from
+ * its code object (the unit keeps no copy of it): 0, or -1 (no exception set). */
+int pa_unit_requicken(pa_unit *u);
 /* 1 if `co` has a backward jump, 0 if not, -1 if unreadable (no exception set). */
 int pa_code_has_loop(PyCodeObject *co);
 pa_unit *pa_get_or_compile(PyCodeObject *co);         /* compile on first sight (or now, if
@@ -216,7 +216,16 @@ pa_unit *pa_get_or_compile(PyCodeObject *co);         /* compile on first sight 
 PyObject *pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag,
                      pa_unit *unit);
 extern int pa_hook_installed;
-void pa_count_fallback(int reason);
+void pa_count_fallback(int reason);                     /* csrc/pa_state.c */
+void pa_opinfo_init(void);                              /* csrc/pa_opinfo.c: the family maps */
+/* The builtins that drive the hook, and what pa_hook_init sets up on the module once they
+ * are on it (csrc/pa_hook.c; registered by pa_core_init, csrc/pa_module.c). */
+extern PyMethodDef pa_hook_methods[];
+int pa_hook_init(PyObject *mod);
+void pa_hook_keep_for_jit(void);        /* a @jit unit exists: keep the hook installed */
+/* The argument of a builtin that takes a code object: 1 if it is one, else 0 with
+ * TypeError (csrc/pa_module.c). */
+int pa_check_code_arg(PyObject *arg);
 /* pyadapt's PEP 523 frame-evaluation function (csrc/pa_hook.c). */
 PyObject *pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag);
 /* The loop found another eval-frame function than pa_eval_frame in the interpreter's slot:

@@ -19,9 +19,6 @@
 #include "opcode.h"
 #include "internal/pycore_moduleobject.h"
 
-pa_opstats pa_op_stats[256];
-pa_config_t pa_config = {1, 2, 52, 12, 2, 0};
-
 #define PA_FAIL_KINDS(X) \
     X(NONE, "none") \
     X(OTHER, "other") \

@@ -153,27 +153,6 @@ pa_unit_quicken(pa_unit *u)
     }
 }
 
-/* configure() changed the mode or the warmup: the unit keeps no copy of its generic code
- * (4 bytes per code unit, for a rare event), so it is compiled again from the code object,
- * which gives the same words (the compiler reads the de-quickened co_code). */
-int
-pa_unit_requicken(pa_unit *u)
-{
-    const char *err;
-    pa_unit *generic = pa_compile_generic((PyCodeObject *)u->code_object, &err);
-    if (generic == NULL) {
-        return -1;
-    }
-    if (generic->ncode != u->ncode) {      /* cannot happen: the same code object */
-        pa_unit_free(generic);
-        return -1;
-    }
-    memcpy(u->code, generic->code, sizeof(uint32_t) * (size_t)u->ncode);
-    pa_unit_free(generic);
-    pa_unit_quicken(u);
-    return 0;
-}
-
 /* Add the per-site hit counts of `u` into hits[opcode]. */
 void
 pa_unit_add_site_hits(pa_unit *u, uint64_t *hits)

@@ -19,8 +19,9 @@ from cffi import FFI
 HERE = os.path.dirname(os.path.abspath(__file__))
 CSRC = os.path.join(os.path.dirname(HERE), "csrc")
 # The core, shared by every CPython version ...
-CORE_SOURCES = ["pa_eval.c", "pa_hook.c", "pa_units.c", "pa_compile.c", "pa_specialize.c",
-                "pa_frames.c", "pa_opinfo.c", "pa_sites.c", "pa_match.c", "pa_excgroup.c"]
+CORE_SOURCES = ["pa_eval.c", "pa_hook.c", "pa_module.c", "pa_units.c", "pa_compile.c",
+                "pa_specialize.c", "pa_frames.c", "pa_opinfo.c", "pa_state.c", "pa_sites.c",
+                "pa_match.c", "pa_excgroup.c"]
 # ... plus the out-of-line half of the running version's seam (its header, pa_seam3XX.h,
 # is chosen by csrc/pa_internal.h).
 SEAM_SOURCE = "pa_frame%d%d.c" % sys.version_info[:2]
