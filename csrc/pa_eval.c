@@ -264,12 +264,13 @@ format_kwargs_error(PyThreadState *tstate, PyObject *func, PyObject *kwargs)
     else if (_PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
         PyObject *exc, *val, *tb;
         _PyErr_Fetch(tstate, &exc, &val, &tb);
-        if (val && PyTuple_Check(val) && PyTuple_GET_SIZE(val) == 1) {
+        PyObject *key = PA_MERGE_KEYERROR_KEY(val);
+        if (key != NULL) {
             PyObject *funcstr = _PyObject_FunctionStr(func);
             if (funcstr != NULL) {
                 _PyErr_Format(tstate, PyExc_TypeError,
                               "%U got multiple values for keyword argument '%S'",
-                              funcstr, PyTuple_GET_ITEM(val, 0));
+                              funcstr, key);
                 Py_DECREF(funcstr);
             }
             Py_XDECREF(exc);

@@ -53,6 +53,16 @@ extern uint64_t pa_dict_version;
 /* Levels of the Python limit a call of a C function (exec) takes: its one level. */
 #define PA_C_CALL_PY_LEVELS 1
 
+/* What `case C()` with C not a class raises (TypeError) */
+#define PA_MATCH_NOT_A_CLASS_MSG "called match pattern must be a type"
+
+/* The key of the KeyError a ** merge raised (dict_merge's _PyErr_SetKeyError), borrowed, from
+ * the fetched value `val`, or NULL if the KeyError is not one: 3.11 leaves it unnormalized,
+ * the value a 1-tuple of the key. */
+#define PA_MERGE_KEYERROR_KEY(val) \
+    ((val) != NULL && PyTuple_Check(val) && PyTuple_GET_SIZE(val) == 1 \
+     ? PyTuple_GET_ITEM((val), 0) : NULL)
+
 /* A frame's level of the recursion limit: 0, or 1 with RecursionError set (the level is
  * counted all the same, as CPython's loop does, so that leaving it balances). */
 static PA_ALWAYS_INLINE int
