@@ -215,7 +215,9 @@ def _ratio(row, a, b):
     return None
 
 
-LABELS = {"native-3.10": "3.10", "native": "3.11", "generic": "generic", "adaptive": "adaptive"}
+# "native" is the interpreter pyadapt runs on (the suite is run by it: 3.11 or 3.12)
+LABELS = {"native-3.10": "3.10", "native": "%d.%d" % sys.version_info[:2], "generic": "generic",
+          "adaptive": "adaptive"}
 RATIOS = (("adaptive", "generic"), ("generic", "native"), ("adaptive", "native"), ("adaptive", "native-3.10"),
           ("native", "native-3.10"))
 

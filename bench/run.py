@@ -31,6 +31,7 @@ bench/standard.py); the modes interleave script by script and round by round as 
 import argparse
 import datetime
 import os
+import runpy
 import shutil
 import subprocess
 import sys
@@ -265,9 +266,10 @@ def main(argv=None):
         print(text)
         return 0
 
-    if sys.version_info[:2] != (3, 11):
-        sys.exit("run the suite with CPython 3.11 (pyadapt's interpreter), not %d.%d"
-                 % sys.version_info[:2])
+    # pyadapt/_versions.py by path, as setup.py does: `import pyadapt` itself refuses
+    refusal = runpy.run_path(os.path.join(ROOT, "pyadapt", "_versions.py"))["refusal"]()
+    if refusal is not None:
+        sys.exit(refusal)
     if args.workloads == "none":
         names = []
     else:

@@ -264,16 +264,13 @@ format_kwargs_error(PyThreadState *tstate, PyObject *func, PyObject *kwargs)
     else if (_PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
         PyObject *exc, *val, *tb;
         _PyErr_Fetch(tstate, &exc, &val, &tb);
-        /* the KeyError's arguments: a tuple as 3.11 sets it, or a normalized exception's
-         * args (3.12+ keep the exception normalized) */
-        PyObject *key_args = val != NULL && PyExceptionInstance_Check(val)
-                             ? ((PyBaseExceptionObject *)val)->args : val;
-        if (key_args && PyTuple_Check(key_args) && PyTuple_GET_SIZE(key_args) == 1) {
+        PyObject *key = PA_MERGE_KEYERROR_KEY(val);
+        if (key != NULL) {
             PyObject *funcstr = _PyObject_FunctionStr(func);
             if (funcstr != NULL) {
                 _PyErr_Format(tstate, PyExc_TypeError,
                               "%U got multiple values for keyword argument '%S'",
-                              funcstr, PyTuple_GET_ITEM(key_args, 0));
+                              funcstr, key);
                 Py_DECREF(funcstr);
             }
             Py_XDECREF(exc);
@@ -1328,7 +1325,7 @@ const int pa_counts_instructions = 0;
  * thread's frame stack (a generator run inline goes back to its caller first). */
 #define TRACING_CAN_HAND_OVER() \
     (PA_LOOP_TRACING(tstate, cframe) \
-     && (frame == entry_frame || frame->owner == FRAME_OWNED_BY_THREAD))
+     && (PA_LOOP_IS_ENTRY(cframe, frame) || frame->owner == FRAME_OWNED_BY_THREAD))
 /* Tracing or profiling switched on by code this frame called (sys.settrace, pdb,
  * cProfile): CPython's loop finishes the frame, with the events (see `handover`).  The
  * frame must be resumable by CPython: its last instruction at the last unit of the instruction that
@@ -1459,8 +1456,8 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag,
     uint32_t *pair_prev_end = NULL;
 #endif
 
-    /* the frame the hook gave this call: returning from it leaves the loop */
-    _PyInterpreterFrame *const entry_frame = frame;
+    /* the link into the thread, and the frame the hook gave this call (PA_LOOP_IS_ENTRY):
+     * returning from it leaves the loop */
     pa_loop_link cframe;
     pa_loop_enter(tstate, &cframe, frame);
 
@@ -2128,7 +2125,7 @@ dispatch_switch:
         }
         PA_FRAME_STEP_PAST(PA_GEN_FRAME((PyGenObject *)gen));
         pa_leave_py_level(tstate);
-        if (frame != entry_frame) {
+        if (!PA_LOOP_IS_ENTRY(cframe, frame)) {
             /* called inline: the frame goes, the caller gets the generator as the call's
              * result */
             _PyInterpreterFrame *done = frame;
@@ -2159,7 +2156,7 @@ dispatch_switch:
         retval = POP();
         _PyFrame_SetStackPointer(frame, stack_pointer);
         pa_leave_py_level(tstate);
-        if (frame != entry_frame) {
+        if (!PA_LOOP_IS_ENTRY(cframe, frame)) {
             _PyInterpreterFrame *dying = frame;
             frame = dying->previous;
             PA_LOOP_SET_CURRENT(cframe, frame);
@@ -2190,7 +2187,7 @@ dispatch_switch:
         PyObject *retval = POP();
         _PyFrame_SetStackPointer(frame, stack_pointer);
         pa_leave_py_level(tstate);
-        if (frame != entry_frame) {
+        if (!PA_LOOP_IS_ENTRY(cframe, frame)) {
             /* a generator run inline by FOR_ITER_GEN / SEND_GEN: back to the caller */
             _PyInterpreterFrame *gen_frame = frame;
             frame = gen_frame->previous;
@@ -4722,11 +4719,13 @@ dispatch_switch:
 
 /* Run a suspended generator's frame inside this loop (FOR_ITER_GEN, SEND_GEN): what
  * gen_send_ex2 does before its eval call, then a jump into the frame.  Its YIELD_VALUE
- * and RETURN_VALUE come back here (see those handlers and exit_unwind). */
-#define ENTER_GENERATOR(gen, sent) \
+ * and RETURN_VALUE come back here (see those handlers and exit_unwind).  The caller shows
+ * what the version's caller shows (`last_cache`: on 3.12 the instruction's cache entry),
+ * and a yield resumes it after that unit. */
+#define ENTER_GENERATOR(gen, sent, last_cache) \
     do { \
         _PyFrame_SetStackPointer(frame, stack_pointer); \
-        PA_FRAME_SUSPEND_IN(frame, cpy_base + CPY_OFFSET(this_instr), PA_CPY_FOR_ITER_LAST_CACHE); \
+        PA_FRAME_SUSPEND_IN(frame, cpy_base + CPY_OFFSET(this_instr), (last_cache)); \
         frame = pa_gen_enter_inline(tstate, (gen), (sent), frame); \
         PA_LOOP_SET_CURRENT(cframe, frame); \
         pa_stats.inlined_calls++; \
@@ -4745,7 +4744,7 @@ dispatch_switch:
         DEOPT_IF(Py_TYPE(gen) != &PyGen_Type);
         GENERATOR_GUARD(gen);
         STAT_HIT();
-        ENTER_GENERATOR(gen, Py_NewRef(Py_None));
+        ENTER_GENERATOR(gen, Py_NewRef(Py_None), PA_CPY_FOR_ITER_LAST_CACHE);
     }
 
     TARGET(SEND_ADAPTIVE) {
@@ -4760,7 +4759,7 @@ dispatch_switch:
         DEOPT_IF(PA_GEN_STATE(gen) == FRAME_CREATED && !Py_IsNone(v));
         STAT_HIT();
         STACK_SHRINK(1);
-        ENTER_GENERATOR(gen, v);
+        ENTER_GENERATOR(gen, v, PA_CPY_SEND_LAST_CACHE);
     }
 
     /* ---- instructions whose semantics first came with CPython 3.12's bytecode ---- */
@@ -5068,8 +5067,8 @@ handover: {
         _PyInterpreterFrame *done = frame;
         frame = done->previous;
         PA_LOOP_SET_CURRENT(cframe, frame);      /* CPython's loop re-links the frame */
-        PyObject *res = pa_delegate_frame(tstate, done, done == entry_frame);
-        if (done == entry_frame) {
+        PyObject *res = pa_delegate_frame(tstate, done, PA_LOOP_IS_ENTRY(cframe, done));
+        if (PA_LOOP_IS_ENTRY(cframe, done)) {
             LEAVE_LOOP(res);
         }
         if (res == NULL) {
@@ -5119,7 +5118,7 @@ return_to_caller:
 
 exit_unwind:
     pa_leave_py_level(tstate);
-    if (frame == entry_frame) {
+    if (PA_LOOP_IS_ENTRY(cframe, frame)) {
         FINISH_ENTRY_FRAME(NULL);
     }
     {

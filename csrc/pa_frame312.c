@@ -35,6 +35,20 @@ pa_finish_entry_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int rai
  * alone: pyadapt runs the collection CPython's loop would run, then recomputes the breaker
  * from what is still pending. */
 
+static PyObject *gc_collect;     /* gc.collect, from pa_seam_init */
+
+int
+pa_seam_init(void)
+{
+    PyObject *gc = PyImport_ImportModule("gc");
+    if (gc == NULL) {
+        return -1;
+    }
+    gc_collect = PyObject_GetAttrString(gc, "collect");
+    Py_DECREF(gc);
+    return gc_collect == NULL ? -1 : 0;
+}
+
 static int
 collect_scheduled_generation(PyThreadState *tstate)
 {
@@ -57,19 +71,10 @@ collect_scheduled_generation(PyThreadState *tstate)
     if (generation < 0) {
         return 0;
     }
-    static PyObject *collect;
-    if (collect == NULL) {
-        PyObject *gc = PyImport_ImportModule("gc");
-        if (gc == NULL) {
-            return -1;
-        }
-        collect = PyObject_GetAttrString(gc, "collect");
-        Py_DECREF(gc);
-        if (collect == NULL) {
-            return -1;
-        }
+    if (gc_collect == NULL) {
+        return 0;
     }
-    PyObject *n = PyObject_CallFunction(collect, "i", generation);
+    PyObject *n = PyObject_CallFunction(gc_collect, "i", generation);
     if (n == NULL) {
         return -1;
     }

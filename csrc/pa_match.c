@@ -65,7 +65,7 @@ PyObject *
 pa_match_class(PyObject *subject, PyObject *type, Py_ssize_t nargs, PyObject *names)
 {
     if (!PyType_Check(type)) {
-        PyErr_SetString(PyExc_TypeError, "called match pattern must be a type");
+        PyErr_SetString(PyExc_TypeError, PA_MATCH_NOT_A_CLASS_MSG);
         return NULL;
     }
     PyTypeObject *cls = (PyTypeObject *)type;

@@ -315,9 +315,9 @@ mod_call_toplevel(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     int saved_remaining = PA_PY_RECURSION_REMAINING(tstate);
     PA_CURRENT_FRAME(tstate) = NULL;
     /* calling anything but a Python function (exec, the console's ctypes function) counts
-     * one level for that call, which python does not make */
+     * the levels of that call (3.11: one), which python does not make */
     PA_PY_RECURSION_REMAINING(tstate) =
-        PA_PY_RECURSION_LIMIT(tstate) + (PyFunction_Check(args[0]) ? 0 : 1);
+        PA_PY_RECURSION_LIMIT(tstate) + (PyFunction_Check(args[0]) ? 0 : PA_C_CALL_PY_LEVELS);
     PyObject *res = PyObject_Vectorcall(args[0], args + 1, nargs - 1, NULL);
     PA_PY_RECURSION_REMAINING(tstate) = saved_remaining;
     PA_CURRENT_FRAME(tstate) = below;
@@ -377,6 +377,9 @@ pa_core_init(void)
         rc = pa_hook_init(mod);
     }
     pa_units_init();
+    if (rc == 0 && pa_seam_init() < 0) {
+        rc = -1;
+    }
     if (rc < 0) {
         PyErr_Clear();
     }

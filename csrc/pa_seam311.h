@@ -25,6 +25,10 @@
 #define PA_CPY_CALL_LAST_CACHE 4
 #define PA_CPY_LOAD_ATTR_LAST_CACHE 4
 #define PA_CPY_BINARY_SUBSCR_LAST_CACHE 4
+/* A caller suspended in a generator it runs inline (FOR_ITER_GEN, SEND_GEN, which pyadapt
+ * adds to 3.11): FOR_ITER and SEND have no cache on 3.11, so the instruction itself. */
+#define PA_CPY_FOR_ITER_LAST_CACHE 0
+#define PA_CPY_SEND_LAST_CACHE 0
 
 /* ---- code ---- */
 
@@ -52,6 +56,18 @@ extern uint64_t pa_dict_version;
 #define PA_PY_RECURSION_LIMIT(tstate) ((tstate)->recursion_limit)
 /* ... and the one C code takes a level of (an lvalue) */
 #define PA_C_RECURSION_REMAINING(tstate) ((tstate)->recursion_remaining)
+/* Levels of the Python limit a call of a C function (exec) takes: its one level. */
+#define PA_C_CALL_PY_LEVELS 1
+
+/* What `case C()` with C not a class raises (TypeError) */
+#define PA_MATCH_NOT_A_CLASS_MSG "called match pattern must be a type"
+
+/* The key of the KeyError a ** merge raised (dict_merge's _PyErr_SetKeyError), borrowed, from
+ * the fetched value `val`, or NULL if the KeyError is not one: 3.11 leaves it unnormalized,
+ * the value a 1-tuple of the key. */
+#define PA_MERGE_KEYERROR_KEY(val) \
+    ((val) != NULL && PyTuple_Check(val) && PyTuple_GET_SIZE(val) == 1 \
+     ? PyTuple_GET_ITEM((val), 0) : NULL)
 
 /* A frame's level of the recursion limit: 0, or 1 with RecursionError set (the level is
  * counted all the same, as CPython's loop does, so that leaving it balances). */
@@ -71,7 +87,7 @@ pa_enter_py_level(PyThreadState *tstate)
  * goes back to the link below when the loop leaves. */
 #define PA_LINK_INHERIT(link, prev) ((link)->use_tracing = (prev)->use_tracing)
 #define PA_LINK_HAND_BACK(link, prev) ((prev)->use_tracing = (link)->use_tracing)
-#define PA_LOOP_SET_CURRENT(link, f) ((link).current_frame = (f))
+#define PA_LOOP_SET_CURRENT(link, f) ((link).cframe.current_frame = (f))
 
 /* builtins.__import__ as the interpreter keeps it (import_name's fast path) */
 #define PA_INTERP_IMPORT_FUNC(interp) ((interp)->import_func)
@@ -83,7 +99,7 @@ pa_enter_py_level(PyThreadState *tstate)
 #define PA_TRACING_ACTIVE(tstate) \
     ((tstate)->c_tracefunc != NULL || (tstate)->c_profilefunc != NULL)
 #define PA_TRACING_ACTIVE_FOR(tstate, co) PA_TRACING_ACTIVE(tstate)
-#define PA_LOOP_TRACING(tstate, link) ((link).use_tracing)
+#define PA_LOOP_TRACING(tstate, link) ((link).cframe.use_tracing)
 /* A tracer (sys.settrace) would see an 'exception' event in the frame: send it (pyadapt's
  * loop was running the frame when tracing began), and 'return' if it leaves the frame.
  * pa_trace_exception leaves the exception set; pa_trace_return keeps the one set. */

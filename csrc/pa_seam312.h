@@ -25,6 +25,10 @@
 #define PA_CPY_CALL_LAST_CACHE 3
 #define PA_CPY_LOAD_ATTR_LAST_CACHE 9
 #define PA_CPY_BINARY_SUBSCR_LAST_CACHE 1
+/* A caller suspended in a generator run inline (3.12's FOR_ITER_GEN, SEND_GEN) shows the one
+ * cache entry of its FOR_ITER or SEND; it goes on after it when the generator yields. */
+#define PA_CPY_FOR_ITER_LAST_CACHE 1
+#define PA_CPY_SEND_LAST_CACHE 1
 
 /* ---- dicts ---- */
 
@@ -44,7 +48,7 @@
  * frames). */
 #define PA_LINK_INHERIT(link, prev) ((void)(link), (void)(prev))
 #define PA_LINK_HAND_BACK(link, prev) ((void)(link), (void)(prev))
-#define PA_LOOP_SET_CURRENT(link, f) ((link).current_frame = (f))
+#define PA_LOOP_SET_CURRENT(link, f) ((link).cframe.current_frame = (f))
 
 /* builtins.__import__ as the interpreter keeps it (import_name's fast path) */
 #define PA_INTERP_IMPORT_FUNC(interp) ((interp)->imports.import_func)
@@ -64,6 +68,11 @@
 /* 3.12's garbage collector runs from the breaker (allocation sets gc_scheduled, which
  * Py_MakePendingCalls leaves alone): run the collection CPython's loop would; 0 or -1 */
 int pa_run_scheduled_gc(PyThreadState *tstate);
+/* Once, when the core loads: what pa_run_scheduled_gc calls (gc.collect) looked up then, not
+ * at the first collection, where importing gc would run importlib's Python frames, which
+ * allocate and schedule the collection again before the look-up ends (endless recursion). */
+#define PA_SEAM_INIT 1
+int pa_seam_init(void);
 /* the breaker recomputed from what is still pending (CPython's COMPUTE_EVAL_BREAKER) */
 void pa_recompute_eval_breaker(PyInterpreterState *interp);
 #define pa_async_exc_taken(interp) \

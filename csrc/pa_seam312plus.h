@@ -16,6 +16,18 @@
 #define PA_PY_RECURSION_LIMIT(tstate) ((tstate)->py_recursion_limit)
 /* ... and the one C code takes a level of (an lvalue) */
 #define PA_C_RECURSION_REMAINING(tstate) ((tstate)->c_recursion_remaining)
+/* Levels of the Python limit a call of a C function (exec) takes: none, its level is C's. */
+#define PA_C_CALL_PY_LEVELS 0
+
+/* What `case C()` with C not a class raises (TypeError; 3.11: "must be a type") */
+#define PA_MATCH_NOT_A_CLASS_MSG "called match pattern must be a class"
+
+/* The key of the KeyError a ** merge raised, borrowed, from the fetched value `val` (always
+ * the exception itself on 3.12+: its args a 1-tuple of the key), or NULL. */
+#define PA_MERGE_KEYERROR_KEY(val) \
+    ((val) != NULL && PyTuple_Check(((PyBaseExceptionObject *)(val))->args) \
+     && PyTuple_GET_SIZE(((PyBaseExceptionObject *)(val))->args) == 1 \
+     ? PyTuple_GET_ITEM(((PyBaseExceptionObject *)(val))->args, 0) : NULL)
 
 /* Out of line (pa_frames.c: _Py_CheckRecursiveCallPy is exported by neither version): the
  * Python recursion limit was reached (RecursionError, or a fatal error when already handling

@@ -70,6 +70,7 @@ pa_topmost_exception(PyThreadState *tstate)
 #define PA_CPY_LOAD_ATTR_LAST_CACHE 9
 #define PA_CPY_BINARY_SUBSCR_LAST_CACHE 1
 #define PA_CPY_FOR_ITER_LAST_CACHE 1
+#define PA_CPY_SEND_LAST_CACHE 1
 
 /* Where frames go on (pa_frames.h's names).  instr_ptr is the instruction about to run when
  * a frame is entered: the first for a new frame, the RESUME after its YIELD_VALUE for a
@@ -109,11 +110,13 @@ pa_topmost_exception(PyThreadState *tstate)
 typedef struct {
     PyThreadState *tstate;
     _PyInterpreterFrame *previous;      /* the thread's current frame when the loop began */
+    _PyInterpreterFrame *entry;         /* the frame the hook gave the loop */
 } pa_loop_link;
 static PA_ALWAYS_INLINE void
 pa_loop_enter(PyThreadState *tstate, pa_loop_link *link, _PyInterpreterFrame *frame)
 {
     link->tstate = tstate;
+    link->entry = frame;
     link->previous = tstate->current_frame;
     frame->previous = link->previous;
     tstate->current_frame = frame;

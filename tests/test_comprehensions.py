@@ -14,17 +14,19 @@ def attempt(thunk):
         return (type(e).__name__, str(e))
 
 
-# List, set and dict comprehensions are code objects of their own before 3.12; PEP 709 (3.12)
-# inlines them into the enclosing function, whose proof of execution is the case's own.
-_OWN_CODE = sys.version_info < (3, 12)
+def comprehension_codes(*names):
+    """The code objects of list, set and dict comprehensions, which must run under pyadapt
+    too: none on 3.12+, which inlines them into the function (PEP 709), whose own entry
+    the harness proves."""
+    return names if sys.version_info < (3, 12) else ()
 
 
-@entered(*(("<listcomp>",) if _OWN_CODE else ()))
+@entered(*comprehension_codes("<listcomp>"))
 def case_list_comprehension():
     return [x * x for x in range(10)]
 
 
-@entered(*(("<setcomp>", "<dictcomp>") if _OWN_CODE else ()))
+@entered(*comprehension_codes("<setcomp>", "<dictcomp>"))
 def case_set_and_dict_comprehensions():
     words = ["apple", "banana", "avocado", "cherry", "blueberry"]
     return sorted({w[0] for w in words}), {w: len(w) for w in words if len(w) > 5}, {len(w): w for w in words}

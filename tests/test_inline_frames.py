@@ -202,9 +202,15 @@ def test_init_recursion_costs_two_levels_and_says_so():
     levels in 100, and the message of the type's C call at one parity)."""
     init_outcomes = check_with_form(case_recursion_through_init, ["CALL_PY_CLASS"])
     (d100, m100), (d101, m101), _ = init_outcomes
-    assert 45 <= d100 <= 50 and 45 <= d101 <= 50, init_outcomes
-    assert {m100, m101} == {"maximum recursion depth exceeded while calling a Python object",
-                            "maximum recursion depth exceeded"}
+    if sys.version_info < (3, 12):
+        assert 45 <= d100 <= 50 and 45 <= d101 <= 50, init_outcomes
+        assert {m100, m101} == {"maximum recursion depth exceeded while calling a Python object",
+                                "maximum recursion depth exceeded"}
+    else:
+        # 3.12 counts the type's C call on its own C counter: one Python level a call, and
+        # the message of a Python frame
+        assert 95 <= d100 <= 100 and 95 <= d101 <= 100, init_outcomes
+        assert {m100, m101} == {"maximum recursion depth exceeded"}
 
 
 # --- f_lasti and tb_lasti of the caller -------------------------------------------------------------

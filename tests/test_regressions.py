@@ -59,6 +59,10 @@ def mode_env(mode):
 def parse_header(path):
     info = {"modes": ["adaptive", "generic"], "exit": 0, "stdout": None, "timeout": 60.0, "xfail": None}
     stdout_lines = None
+    # EXPECTED-STDOUT-3.X: native output on that version where it differs from the
+    # EXPECTED-STDOUT block, which is 3.11's (3.12's recursion messages, for one)
+    this_version = "%d.%d" % sys.version_info[:2]
+    version_lines = base_lines = None
     with open(path, encoding="utf-8") as f:
         for line in f:
             line = line.rstrip("\n")
@@ -80,11 +84,16 @@ def parse_header(path):
             elif key == "EXPECTED-EXIT":
                 info["exit"] = int(value)
             elif key == "EXPECTED-STDOUT":
+                stdout_lines = base_lines = []
+            elif key.startswith("EXPECTED-STDOUT-"):
                 stdout_lines = []
+                if key[len("EXPECTED-STDOUT-"):] == this_version:
+                    version_lines = stdout_lines
             elif key == "TIMEOUT":
                 info["timeout"] = float(value)
             elif key == "XFAIL":
                 info["xfail"] = value
+    stdout_lines = version_lines if version_lines is not None else base_lines
     if stdout_lines is not None:
         info["stdout"] = "".join(l + "\n" for l in stdout_lines)
     return info

@@ -15,6 +15,9 @@
 # EXPECTED-STDOUT:
 #| 9 31 4
 #| ['old init', 'old init', 'old init', 'old init', 'old init', 'old init', 'old init', 'old init', 'old init', 'new init', 'new init', 'new init']
+# EXPECTED-STDOUT-3.12:
+#| 10 30 4
+#| ['old init', 'old init', 'old init', 'old init', 'old init', 'old init', 'old init', 'old init', 'old init', 'old init', 'new init', 'new init']
 import gc
 class C:
     def __init__(self, v):

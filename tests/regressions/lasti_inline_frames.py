@@ -14,6 +14,14 @@
 #| call with defaults [(604, 'CACHE')]
 #| generator [(626, 'FOR_ITER')]
 #| __getitem__ at BINARY_SUBSCR or its last cache entry: True
+# EXPECTED-STDOUT-3.12:
+#| property [(270, 'LOAD_ATTR'), (288, 'CACHE')]
+#| __init__ [(338, 'CALL')]
+#| __getattribute__ [(406, 'LOAD_ATTR'), (424, 'CACHE')]
+#| call [(480, 'CACHE')]
+#| call with defaults [(536, 'CACHE')]
+#| generator [(552, 'FOR_ITER'), (554, 'CACHE')]
+#| __getitem__ at BINARY_SUBSCR or its last cache entry: True
 import sys, dis
 
 def opname_at(code, lasti):

@@ -12,6 +12,14 @@
 #| call [('KeyError', 16, 334, 'CACHE')]
 #| call with defaults [('KeyError', 18, 376, 'CACHE')]
 #| generator [('KeyError', 20, 410, 'FOR_ITER')]
+# EXPECTED-STDOUT-3.12:
+#| property [('KeyError', 8, 158, 'LOAD_ATTR'), ('KeyError', 8, 176, 'CACHE')]
+#| init [('KeyError', 10, 202, 'CALL')]
+#| init returns 1 [('TypeError', 12, 234, 'CALL')]
+#| getattribute [('KeyError', 14, 258, 'LOAD_ATTR'), ('KeyError', 14, 276, 'CACHE')]
+#| call [('KeyError', 16, 308, 'CACHE')]
+#| call with defaults [('KeyError', 18, 340, 'CACHE')]
+#| generator [('KeyError', 20, 368, 'CACHE')]
 import sys, dis
 
 def where(code, lasti):

@@ -15,6 +15,11 @@
 #| freed [1, 1, 3, 3]
 #| builtin getter [1, 1, 'TypeError', 'TypeError']
 #| removed [1, 1, 'AttributeError', 'AttributeError']
+# EXPECTED-STDOUT-3.12:
+#| kept [1, 1, 1, 1]
+#| freed [1, 1, 3, 3]
+#| builtin getter [1, 1, 'TypeError', 'TypeError']
+#| removed [1, 1, 'AttributeError', 'AttributeError']
 
 
 def run(n, replacement, keep):

@@ -22,6 +22,25 @@
 #| gen_from 101 [(100, 'maximum recursion depth exceeded')]
 #| method 100 [(99, 'maximum recursion depth exceeded')]
 #| method 101 [(100, 'maximum recursion depth exceeded')]
+# EXPECTED-STDOUT-3.12:
+#| init 100 [(99, 'maximum recursion depth exceeded')]
+#| init 101 [(100, 'maximum recursion depth exceeded')]
+#| property 100 [(99, 'maximum recursion depth exceeded')]
+#| property 101 [(100, 'maximum recursion depth exceeded')]
+#| getattribute 100 [(100, 'maximum recursion depth exceeded')]
+#| getattribute 101 [(101, 'maximum recursion depth exceeded')]
+#| getitem 100 [(99, 'maximum recursion depth exceeded')]
+#| getitem 101 [(100, 'maximum recursion depth exceeded')]
+#| plain 100 [(99, 'maximum recursion depth exceeded')]
+#| plain 101 [(100, 'maximum recursion depth exceeded')]
+#| defaults 100 [(99, 'maximum recursion depth exceeded')]
+#| defaults 101 [(100, 'maximum recursion depth exceeded')]
+#| gen_for 100 [(99, 'maximum recursion depth exceeded')]
+#| gen_for 101 [(100, 'maximum recursion depth exceeded')]
+#| gen_from 100 [(99, 'maximum recursion depth exceeded')]
+#| gen_from 101 [(100, 'maximum recursion depth exceeded')]
+#| method 100 [(99, 'maximum recursion depth exceeded')]
+#| method 101 [(100, 'maximum recursion depth exceeded')]
 import sys
 
 def headroom(n=0):

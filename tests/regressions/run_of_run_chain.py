@@ -11,6 +11,10 @@
 #| chain: RecursionError maximum recursion depth exceeded while calling a Python object
 #| short chain: 1
 #| run(run, f) depth: one level more than run(f): True
+# EXPECTED-STDOUT-3.12:
+#| chain: RecursionError maximum recursion depth exceeded while calling a Python object
+#| short chain: 1
+#| run(run, f) depth: one level more than run(f): False
 import sys
 
 import pyadapt

@@ -10,6 +10,10 @@
 #| sub ok True
 #| import in a subinterpreter: ImportError pyadapt cannot be imported in a subinterpreter
 #| main ok
+# EXPECTED-STDOUT-3.12:
+#| sub ok True
+#| import in a subinterpreter: ImportError module _cffi_backend does not support loading in subinterpreters
+#| main ok
 import _xxsubinterpreters as interpreters
 
 interp = interpreters.create()
