@@ -1271,7 +1271,9 @@ const int pa_counts_instructions = 0;
     do { \
         int target_ = (target); \
         JUMPTO(target_); \
-        if (code_base + target_ <= this_instr) { CHECK_EVAL_BREAKER(); } \
+        if (code_base + target_ <= this_instr && EVAL_BREAKER()) { \
+            goto handle_eval_breaker_backward; \
+        } \
     } while (0)
 
 /* The operands of a CALL: stack is NULL, callable, args... or method, self, args...
@@ -1502,6 +1504,19 @@ frame_started:
 handle_eval_breaker:
     SYNC_LASTI();
     if (pa_handle_pending(tstate) != 0) {
+        goto error;
+    }
+    DISPATCH();
+
+handle_eval_breaker_backward:
+    /* A backward jump's check, made after the jump: CPython's loop finds the handler of an
+     * error raised there at the unit before the jump's target (its next instruction less
+     * one), while the traceback and f_lasti show the jump.  The two differ where the jump is
+     * outside the try block that holds its target (3.12 leaves a loop's closing
+     * JUMP_BACKWARD out of the exception table): the error is caught all the same. */
+    SYNC_LASTI();
+    if (pa_handle_pending(tstate) != 0) {
+        this_instr = next_instr - 1;   /* `error` reads the frame's lasti, not this_instr */
         goto error;
     }
     DISPATCH();
