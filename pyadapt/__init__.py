@@ -18,10 +18,6 @@ if _refusal() is not None:
 
 import types as _types
 
-from . import _pyadapt as _core
-from ._pyadapt import ffi as _ffi, lib as _lib
-
-
 
 class _SubinterpreterImportError(ImportError):
     """pyadapt's C core is process-wide state of the main interpreter."""
@@ -37,15 +33,20 @@ def _in_subinterpreter():
     return interpreters.get_current() != interpreters.get_main()
 
 
-if not hasattr(_core, "run"):
-    # First import in this interpreter.  The C core is process-wide state set up for one
-    # interpreter (pa_core_init would even add the builtins to the main interpreter's module,
-    # through PyGILState_Ensure): a subinterpreter gets a clear ImportError.
-    if _in_subinterpreter():
-        raise _SubinterpreterImportError(
-            "pyadapt cannot be imported in a subinterpreter: its C core (the frame "
-            "evaluation hook, the unit table, the type caches) is bound to the main "
-            "interpreter; code in subinterpreters runs natively", name=__name__)
+# The C core is process-wide state set up for one interpreter (pa_core_init would even add
+# the builtins to the main interpreter's module, through PyGILState_Ensure): a subinterpreter
+# gets a clear ImportError, before the extension is loaded (3.12 refuses to load it, or cffi's
+# backend, in an isolated subinterpreter, with an ImportError naming the module).
+if _in_subinterpreter():
+    raise _SubinterpreterImportError(
+        "pyadapt cannot be imported in a subinterpreter: its C core (the frame "
+        "evaluation hook, the unit table, the type caches) is bound to the main "
+        "interpreter; code in subinterpreters runs natively", name=__name__)
+
+from . import _pyadapt as _core
+from ._pyadapt import ffi as _ffi, lib as _lib
+
+if not hasattr(_core, "run"):   # first import in this process
     if _lib.pa_core_init() != 0:
         raise ImportError("pyadapt: the C core failed to initialize")
 

@@ -5,7 +5,7 @@
 #   pyadapt's free function dereferenced NULL.  pyadapt no longer uses the extra slots at all
 #   (its units live in a side table, csrc/pa_units.c), so the other users get the same
 #   indices, and their free functions the same calls, as natively.  Registered before and
-#   after pyadapt is imported.
+#   after pyadapt is imported.  3.12 names the two functions PyUnstable_*.
 # MODES: adaptive generic
 # EXPECTED-STDOUT:
 #| indices 0 1
@@ -15,10 +15,12 @@ import ctypes
 
 py = ctypes.pythonapi
 freefunc = ctypes.CFUNCTYPE(None, ctypes.c_voidp)
-request = py._PyEval_RequestCodeExtraIndex
+# 3.12 renamed both (PyUnstable_*), with no alias under the old names
+unstable = hasattr(py, "PyUnstable_Eval_RequestCodeExtraIndex")
+request = py.PyUnstable_Eval_RequestCodeExtraIndex if unstable else py._PyEval_RequestCodeExtraIndex
 request.argtypes = (freefunc,)
 request.restype = ctypes.c_ssize_t
-set_extra = py._PyCode_SetExtra
+set_extra = py.PyUnstable_Code_SetExtra if unstable else py._PyCode_SetExtra
 set_extra.argtypes = (ctypes.py_object, ctypes.c_ssize_t, ctypes.c_voidp)
 set_extra.restype = ctypes.c_int
 
