@@ -279,8 +279,14 @@ def test_caller_f_lasti_as_natively():
     lines = observed_in_child("lasti_inline_frames.py", [
         "LOAD_ATTR_PROPERTY", "CALL_PY_CLASS", "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN",
         "CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS", "FOR_ITER_GEN", "BINARY_SUBSCR_GETITEM"])
-    shown = {line.split(" [")[0]: line for line in lines}
-    assert "'LOAD_ATTR')]" in shown["property"] and "'CACHE'" not in shown["property"]
+    shown = {line.split(" [")[0].split(" at ")[0]: line for line in lines}
+    if sys.version_info < (3, 12):
+        assert "'LOAD_ATTR')]" in shown["property"] and "'CACHE'" not in shown["property"]
+    else:
+        # 3.12 runs the getter in C until it has specialized the site, inline after: the
+        # LOAD_ATTR or its last cache entry, as CPython's warmup has it (the program says so)
+        assert shown["property"] == "property at LOAD_ATTR or its last cache entry: True"
+        assert shown["generator"] == "generator at FOR_ITER or its last cache entry: True"
     assert "'CALL')]" in shown["__init__"] and "'CACHE'" not in shown["__init__"]
     assert "'CACHE')]" in shown["call"]
     assert lines[-1].endswith("True")
@@ -292,8 +298,12 @@ def test_caller_tb_lasti_as_natively():
         "CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS", "FOR_ITER_GEN"])
     assert [p[0] for p in result["init returns 1"]] == ["TypeError"]
     assert [p[-1] for p in result["init"]] == ["CALL"]
-    assert [p[-1] for p in result["property"]] == ["LOAD_ATTR"]
-    assert [p[-1] for p in result["generator"]] == ["FOR_ITER"]
+    if sys.version_info < (3, 12):
+        assert [p[-1] for p in result["property"]] == ["LOAD_ATTR"]
+        assert [p[-1] for p in result["generator"]] == ["FOR_ITER"]
+    else:   # the instruction or its last cache entry, as CPython's warmup has it (above)
+        assert result["property"].endswith("at LOAD_ATTR or its last cache entry: True")
+        assert result["generator"].endswith("at FOR_ITER or its last cache entry: True")
     assert [p[-1] for p in result["call"]] == ["CACHE"]
 
 
