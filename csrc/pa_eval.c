@@ -1407,6 +1407,7 @@ const int pa_counts_instructions = 0;
     do { \
         pa_loop_leave(tstate, &cframe); \
         pa_stats.instructions += ninstr; \
+        pa_leave_loop_c_levels(tstate); \
         return (result); \
     } while (0)
 /* The entry frame returned (`result`) or raised (NULL): leave the loop, and finish the frame
@@ -1416,6 +1417,7 @@ const int pa_counts_instructions = 0;
         pa_loop_leave(tstate, &cframe); \
         pa_stats.instructions += ninstr; \
         pa_finish_entry_frame(tstate, frame, (result) == NULL); \
+        pa_leave_loop_c_levels(tstate); \
         return (result); \
     } while (0)
 
@@ -1462,6 +1464,12 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag,
      * returning from it leaves the loop */
     pa_loop_link cframe;
     pa_loop_enter(tstate, &cframe, frame);
+    if (pa_enter_loop_c_levels(tstate)) {
+        /* as CPython's loop: the frame's Python level is counted too, and exit_unwind gives
+         * both back */
+        PA_PY_RECURSION_REMAINING(tstate)--;
+        goto exit_unwind;
+    }
 
     if (throwflag) {
         /* gen.throw() / gen.close(): the exception is raised at the suspended yield */
@@ -2153,6 +2161,7 @@ dispatch_switch:
         pa_loop_leave(tstate, &cframe);
         pa_stats.instructions += ninstr;
         pa_finish_moved_entry_frame(tstate, frame);
+        pa_leave_loop_c_levels(tstate);
         return gen;
     }
 
@@ -3290,6 +3299,10 @@ dispatch_switch:
         int nkw = kwnames == NULL ? 0 : (int)PyTuple_GET_SIZE(kwnames);
         int positional_args = total_args - nkw;
         SKIP_CACHE(pa_cache_call);
+        /* C levels given back around the call below: a Python function CPython's loop would
+         * call inline goes through C here (cold, or rejected), where the loop it enters
+         * takes its entry's levels (3.12; none on 3.11) */
+        int entry_credit = 0;
 
         if (Py_TYPE(function) == &PyFunction_Type && !INLINE_REFUSED()) {
             PyFunctionObject *func = (PyFunctionObject *)function;
@@ -3333,10 +3346,13 @@ dispatch_switch:
                 PA_FRAME_SET_LAST_INSTR(frame, cpy_base + CPY_OFFSET(this_instr)
                                                + PA_CPY_CALL_LAST_CACHE);
             }
+            entry_credit = PA_LOOP_ENTRY_C_LEVELS;
         }
+        PA_C_RECURSION_REMAINING(tstate) += entry_credit;
         PyObject *res = PyObject_Vectorcall(function, args,
                                             positional_args | PY_VECTORCALL_ARGUMENTS_OFFSET,
                                             kwnames);
+        PA_C_RECURSION_REMAINING(tstate) -= entry_credit;
         kwnames = NULL;
         Py_DECREF(function);
         for (int i = 0; i < total_args; i++) {
@@ -4487,6 +4503,15 @@ dispatch_switch:
             _Py_LeaveRecursiveCallTstate(tstate);   /* type.__call__'s level, taken above */
             CALL_EPILOGUE(res);
         }
+        if (pa_enter_loop_c_levels(tstate)) {
+            /* natively __init__ enters CPython's loop through C, which takes C levels (3.12),
+             * and RecursionError is raised there, after the allocation */
+            pa_leave_loop_c_levels(tstate);
+            _Py_LeaveRecursiveCallTstate(tstate);
+            Py_DECREF(init);
+            Py_DECREF(self);
+            CALL_EPILOGUE(NULL);
+        }
         /* stack: NULL, cls, args...  ->  self | frame args: self, args... */
         base[0] = self;
         base[1] = Py_NewRef(self);
@@ -4495,6 +4520,7 @@ dispatch_switch:
         _PyInterpreterFrame *new_frame = push_frame_with_args(tstate, init, base + 1,
                                                               total_args + 1);
         if (new_frame == NULL) {
+            pa_leave_loop_c_levels(tstate);
             _Py_LeaveRecursiveCallTstate(tstate);
             goto error;
         }
@@ -5103,6 +5129,7 @@ return_to_caller:
         this_instr = next_instr;
         int family = pa_family_of[PA_OPCODE(*this_instr)];
         if (family == PA_CALL) {
+            pa_leave_loop_c_levels(tstate);           /* __init__'s entry (3.12) */
             _Py_LeaveRecursiveCallTstate(tstate);     /* type.__call__'s level */
             if (!Py_IsNone(retval)) {
                 _PyErr_Format(tstate, PyExc_TypeError,
@@ -5154,6 +5181,7 @@ resume_with_error:
     if (pa_family_of[PA_OPCODE(*this_instr)] == PA_CALL
             && CPY_OFFSET(this_instr) == (uint32_t)_PyInterpreterFrame_LASTI(frame)) {
         /* CALL_PY_CLASS's __init__ raised: type.__call__'s level ends with it */
+        pa_leave_loop_c_levels(tstate);
         _Py_LeaveRecursiveCallTstate(tstate);
     }
     goto error;

@@ -34,6 +34,40 @@ pa_loop_leave(PyThreadState *tstate, pa_loop_link *link)
 }
 #endif
 
+/* The C levels CPython's loop takes at each entry (a seam's PA_LOOP_ENTRY_C_LEVELS: 3.12's
+ * two, PY_EVAL_C_STACK_UNITS; 3.11 none, its one counter counts the frame): pyadapt's loop
+ * takes as many at each entry through the hook, and CALL_PY_CLASS for the __init__ it runs
+ * inline, so recursion through C (cls(...), a getter CPython calls in C) meets the C limit
+ * where it does natively.  pa_enter_loop_c_levels: 0, or 1 with RecursionError set (the
+ * levels are held all the same, as CPython's loop does, so that leaving them balances). */
+#ifndef PA_LOOP_ENTRY_C_LEVELS
+#  define PA_LOOP_ENTRY_C_LEVELS 0
+#endif
+static PA_ALWAYS_INLINE int
+pa_enter_loop_c_levels(PyThreadState *tstate)
+{
+    if (PA_LOOP_ENTRY_C_LEVELS == 0) {
+        return 0;
+    }
+    PA_C_RECURSION_REMAINING(tstate) -= PA_LOOP_ENTRY_C_LEVELS - 1;
+    if (_Py_EnterRecursiveCallTstate(tstate, "")) {
+        PA_C_RECURSION_REMAINING(tstate)--;
+        return 1;
+    }
+    return 0;
+}
+#define pa_leave_loop_c_levels(tstate) \
+    (PA_LOOP_ENTRY_C_LEVELS ? (void)(PA_C_RECURSION_REMAINING(tstate) += PA_LOOP_ENTRY_C_LEVELS) \
+                            : (void)0)
+
+/* A program's top level (_call_toplevel) starts with the whole C limit, as python starts it,
+ * less nothing: `c_call`, the call of a C function (exec) that python does not make, takes
+ * its level of it (3.12: PA_C_CALL_C_LEVELS).  3.11 counts C levels on the Python counter,
+ * which _call_toplevel sets. */
+#ifndef PA_TOPLEVEL_C_LEVELS
+#  define PA_TOPLEVEL_C_LEVELS(tstate, c_call) ((void)(tstate), (void)(c_call))
+#endif
+
 /* Is `f` the frame the hook gave the loop (returning from it leaves the loop)?  Kept in the
  * link, next to what the loop writes at every call and return anyway: as a local of
  * pa_execute of its own it took a register or a spill (callgrind, 3.11, adaptive, M

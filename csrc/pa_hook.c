@@ -277,11 +277,17 @@ run_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObjec
     if (nested && _Py_EnterRecursiveCallTstate(tstate, " while calling a Python object")) {
         return NULL;
     }
+    /* f() from Python code runs inline; run(f) enters a loop through C, which takes C levels
+     * (3.12): given back for the call when f is a Python function or a method of one */
+    PyObject *target = PyMethod_Check(func) ? PyMethod_GET_FUNCTION(func) : func;
+    int entry_credit = PyFunction_Check(target) ? PA_LOOP_ENTRY_C_LEVELS : 0;
     tls_depth++;
     tls_runs++;
     active_runs++;
     install_hook();
+    PA_C_RECURSION_REMAINING(tstate) += entry_credit;
     PyObject *res = PyObject_Vectorcall(func, args + 1, nargs - 1, kwnames);
+    PA_C_RECURSION_REMAINING(tstate) -= entry_credit;
     active_runs--;
     tls_runs--;
     tls_depth--;

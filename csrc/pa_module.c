@@ -316,9 +316,12 @@ mod_call_toplevel(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     PA_CURRENT_FRAME(tstate) = NULL;
     /* calling anything but a Python function (exec, the console's ctypes function) counts
      * the levels of that call (3.11: one), which python does not make */
+    int saved_c_remaining = PA_C_RECURSION_REMAINING(tstate);
+    PA_TOPLEVEL_C_LEVELS(tstate, !PyFunction_Check(args[0]));
     PA_PY_RECURSION_REMAINING(tstate) =
         PA_PY_RECURSION_LIMIT(tstate) + (PyFunction_Check(args[0]) ? 0 : PA_C_CALL_PY_LEVELS);
     PyObject *res = PyObject_Vectorcall(args[0], args + 1, nargs - 1, NULL);
+    PA_C_RECURSION_REMAINING(tstate) = saved_c_remaining;
     PA_PY_RECURSION_REMAINING(tstate) = saved_remaining;
     PA_CURRENT_FRAME(tstate) = below;
     return res;

@@ -50,6 +50,15 @@
 #define PA_LINK_HAND_BACK(link, prev) ((void)(link), (void)(prev))
 #define PA_LOOP_SET_CURRENT(link, f) ((link).cframe.current_frame = (f))
 
+/* CPython 3.12's loop takes two levels of the C recursion limit at each entry
+ * (PY_EVAL_C_STACK_UNITS; natively cls(...) with a Python __init__ costs three C levels, the
+ * type's call and the loop's entry): pyadapt's loop takes them at each entry too (pa_frames.h). */
+#define PA_LOOP_ENTRY_C_LEVELS 2
+/* A program's top level starts with the whole C limit (pa_frames.h), less what python's own
+ * start takes (nothing before the loop's entry); a call of exec takes one level. */
+#define PA_TOPLEVEL_C_LEVELS(tstate, c_call) \
+    ((tstate)->c_recursion_remaining = C_RECURSION_LIMIT + ((c_call) ? 1 : 0))
+
 /* builtins.__import__ as the interpreter keeps it (import_name's fast path) */
 #define PA_INTERP_IMPORT_FUNC(interp) ((interp)->imports.import_func)
 

@@ -165,15 +165,18 @@ import pyadapt
 class Alarm(BaseException):
     pass
 
-def fire(main):
+def fire(main, looping):
+    looping.wait()
     time.sleep(0.01)
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(main), ctypes.py_object(Alarm))
 
 def spin(n):
-    t = threading.Thread(target=fire, args=(threading.get_ident(),))
+    looping = threading.Event()
+    t = threading.Thread(target=fire, args=(threading.get_ident(), looping))
+    t.start()
     i = 0
     try:
-        t.start()
+        looping.set()      # from here on only the loop's closing jump sees the breaker
         while i < n:
             i += 1
         return "not delivered"
@@ -191,5 +194,5 @@ for specialize in (False, True):
 """,
         timeout=60,
     )
-    assert_subprocess_ok(proc, "native caught at line 5\ngeneric caught at line 5 True\n"
-                               "specialize caught at line 5 True\n")
+    assert_subprocess_ok(proc, "native caught at line 7\ngeneric caught at line 7 True\n"
+                               "specialize caught at line 7 True\n")

@@ -22,17 +22,6 @@
 #| partial: run(f) as deep as f() from one site, 12 calls each: True
 #| keywords: run(f) as deep as f() from one site, 12 calls each: True
 #| message under run: maximum recursion depth exceeded
-# EXPECTED-STDOUT-3.12:
-#| plain: run(f) as deep as f() from one site, 12 calls each: True
-#| init: run(f) as deep as f() from one site, 12 calls each: False
-#|    f(): [(498, 'maximum recursion depth exceeded'), (498, 'maximum recursion depth exceeded'), (498, 'maximum recursion depth exceeded'), (498, 'maximum recursion depth exceeded'), (498, 'maximum recursion depth exceeded'), (498, 'maximum recursion depth exceeded'), (498, 'maximum recursion depth exceeded'), (498, 'maximum recursion depth exceeded'), (498, 'maximum recursion depth exceeded'), (498, 'maximum recursion depth exceeded'), (498, 'maximum recursion depth exceeded'), (498, 'maximum recursion depth exceeded')]
-#|    run(f): [(997, 'maximum recursion depth exceeded'), (997, 'maximum recursion depth exceeded'), (997, 'maximum recursion depth exceeded'), (997, 'maximum recursion depth exceeded'), (997, 'maximum recursion depth exceeded'), (997, 'maximum recursion depth exceeded'), (997, 'maximum recursion depth exceeded'), (997, 'maximum recursion depth exceeded'), (997, 'maximum recursion depth exceeded'), (997, 'maximum recursion depth exceeded'), (997, 'maximum recursion depth exceeded'), (997, 'maximum recursion depth exceeded')]
-#| property: run(f) as deep as f() from one site, 12 calls each: True
-#| generator: run(f) as deep as f() from one site, 12 calls each: True
-#| nested: run(f) as deep as f() from one site, 12 calls each: True
-#| partial: run(f) as deep as f() from one site, 12 calls each: True
-#| keywords: run(f) as deep as f() from one site, 12 calls each: True
-#| message under run: maximum recursion depth exceeded
 import functools
 
 import pyadapt
