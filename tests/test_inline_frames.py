@@ -46,6 +46,16 @@ def check_with_form(func, forms):
 
 def headroom(n=0):
     """Levels of the recursion limit left to the caller (plain recursion is native)."""
+    if sys.version_info >= (3, 12) and n == 0:
+        # 3.12 counts Python frames apart from C levels: the levels taken are the frames on
+        # the stack.  Recursing to find out would meet the C limit first while any PEP 523
+        # hook is installed (a @jit function of an earlier test keeps pyadapt's), as CPython
+        # then calls every Python function through C, two C levels each.
+        depth, f = 0, sys._getframe(1)
+        while f is not None:
+            depth += 1
+            f = f.f_back
+        return sys.getrecursionlimit() - depth - 1
     try:
         return headroom(n + 1)
     except RecursionError:
