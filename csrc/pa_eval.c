@@ -454,6 +454,7 @@ error:;
         errmsg = PyUnicode_FromFormat("cannot import name %R from %R (unknown location)",
                                       name, pkgname_or_unknown);
         PyErr_SetImportError(errmsg, pkgname, NULL);
+        PA_IMPORT_ERROR_NAME_FROM(name);
     }
     else {
         PyObject *spec = PyObject_GetAttr(v, &_Py_ID(__spec__));
@@ -467,6 +468,7 @@ error:;
         Py_XDECREF(spec);
         errmsg = PyUnicode_FromFormat(fmt, name, pkgname_or_unknown, pkgpath);
         PyErr_SetImportError(errmsg, pkgname, pkgpath);
+        PA_IMPORT_ERROR_NAME_FROM(name);
     }
     Py_XDECREF(errmsg);
     Py_XDECREF(pkgname_or_unknown);

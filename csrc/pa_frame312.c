@@ -28,6 +28,74 @@ pa_finish_entry_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int rai
     frame->previous = NULL;
 }
 
+/* ---- tracer events pyadapt sends itself (sys.settrace's RAISE and PY_UNWIND callbacks,
+ * Python/legacy_tracing.c) ---- */
+
+/* `what` with `arg` to the thread's c_tracefunc for `frame`, if sys.settrace's tool has
+ * `event` on, as CPython's loop would call it: 0, or -1 with the tracer's exception set */
+static int
+call_legacy_trace(PyThreadState *tstate, _PyInterpreterFrame *frame, int event, int what,
+                  PyObject *arg)
+{
+    PyInterpreterState *interp = tstate->interp;
+    if (tstate->tracing || tstate->c_tracefunc == NULL
+            || !(interp->monitors.tools[event] & (1 << PY_MONITORING_SYS_TRACE_ID))
+            || interp->monitoring_callables[PY_MONITORING_SYS_TRACE_ID][event] == NULL) {
+        return 0;
+    }
+    PyFrameObject *f = pa_frame_object(tstate, frame);
+    if (f == NULL) {
+        return -1;
+    }
+    int old_what = tstate->what_event;
+    tstate->what_event = event;
+    tstate->tracing++;
+    Py_INCREF(f);
+    int err = tstate->c_tracefunc(tstate->c_traceobj, f, what, arg);
+    Py_DECREF(f);
+    tstate->tracing--;
+    tstate->what_event = old_what;
+    return err;
+}
+
+void
+pa_trace_exception(PyThreadState *tstate, _PyInterpreterFrame *frame)
+{
+    PyObject *exc = PyErr_GetRaisedException();
+    if (exc == NULL) {
+        return;
+    }
+    PyObject *tb = PyException_GetTraceback(exc);
+    PyObject *arg = PyTuple_Pack(3, (PyObject *)Py_TYPE(exc), exc, tb != NULL ? tb : Py_None);
+    Py_XDECREF(tb);
+    if (arg == NULL) {
+        Py_DECREF(exc);      /* the MemoryError replaces it */
+        return;
+    }
+    int err = call_legacy_trace(tstate, frame, PY_MONITORING_EVENT_RAISE, PyTrace_EXCEPTION,
+                                arg);
+    Py_DECREF(arg);
+    if (err == 0) {
+        PyErr_SetRaisedException(exc);
+    }
+    else {
+        Py_DECREF(exc);      /* the tracer's exception replaces it */
+    }
+}
+
+void
+pa_trace_return_with_exception(PyThreadState *tstate, _PyInterpreterFrame *frame)
+{
+    PyObject *exc = PyErr_GetRaisedException();
+    if (call_legacy_trace(tstate, frame, PY_MONITORING_EVENT_PY_UNWIND, PyTrace_RETURN,
+                          Py_None) == 0) {
+        PyErr_SetRaisedException(exc);
+    }
+    else {
+        Py_XDECREF(exc);
+    }
+}
+
 /* ---- the eval breaker ----
  * CPython 3.12's _Py_HandlePending is not exported.  Besides signals, pending calls, a GIL
  * drop request and an asynchronous exception, the breaker now carries the garbage
@@ -95,6 +163,53 @@ pa_recompute_eval_breaker(PyInterpreterState *interp)
         | ceval->pending.async_exc
         | _Py_atomic_load_relaxed(&ceval->gc_scheduled);
     _Py_atomic_store_relaxed(&ceval->eval_breaker, breaker != 0);
+}
+
+int
+pa_make_pending_calls(PyThreadState *tstate)
+{
+    if (_Py_IsMainThread()) {
+        return Py_MakePendingCalls();
+    }
+    /* CPython 3.12's make_pending_calls for a thread that is not the main one: one thread of
+     * the interpreter at a time runs its queue, unsignalled first so that a call added
+     * meanwhile signals again; a bounded number of calls, in case of recursion */
+    PyInterpreterState *interp = tstate->interp;
+    struct _pending_calls *pending = &interp->ceval.pending;
+    if (!_Py_atomic_load_relaxed(&pending->calls_to_do)) {
+        return 0;
+    }
+    PyThread_acquire_lock(pending->lock, WAIT_LOCK);
+    if (pending->busy) {
+        PyThread_release_lock(pending->lock);
+        return 0;
+    }
+    pending->busy = 1;
+    PyThread_release_lock(pending->lock);
+    _Py_atomic_store_relaxed(&pending->calls_to_do, 0);
+    pa_recompute_eval_breaker(interp);
+    for (int i = 0; i < NPENDINGCALLS; i++) {
+        int (*func)(void *) = NULL;
+        void *arg = NULL;
+        PyThread_acquire_lock(pending->lock, WAIT_LOCK);
+        if (pending->first != pending->last) {
+            func = pending->calls[pending->first].func;
+            arg = pending->calls[pending->first].arg;
+            pending->first = (pending->first + 1) % NPENDINGCALLS;
+        }
+        PyThread_release_lock(pending->lock);
+        if (func == NULL) {
+            break;
+        }
+        if (func(arg) != 0) {
+            pending->busy = 0;
+            _Py_atomic_store_relaxed(&pending->calls_to_do, 1);    /* to be safe, as CPython */
+            pa_recompute_eval_breaker(interp);
+            return -1;
+        }
+    }
+    pending->busy = 0;
+    return 0;
 }
 
 int

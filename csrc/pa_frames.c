@@ -281,7 +281,7 @@ pa_handle_pending(PyThreadState *tstate)
 {
     PyInterpreterState *interp = tstate->interp;
     struct _ceval_state *ceval2 = &interp->ceval;
-    if (Py_MakePendingCalls() < 0) {
+    if (PA_MAKE_PENDING_CALLS(tstate) < 0) {
         return -1;
     }
     if (pa_run_scheduled_gc(tstate) < 0) {

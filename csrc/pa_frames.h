@@ -230,6 +230,18 @@ PyObject *pa_gen_yielding_from(PyGenObject *gen);
 #ifndef PA_SEAM_HANDLE_PENDING   /* a seam whose CPython exports its handler (3.13) */
 int pa_handle_pending(PyThreadState *tstate);
 #endif
+/* Signals and pending calls, as the thread's eval breaker runs them: Py_MakePendingCalls (on
+ * 3.11 only the main thread runs any; a seam whose CPython lets any thread run its
+ * interpreter's pending calls, 3.12, gives its own). */
+/* The ImportError `from m import name` raised is set: a seam whose ImportError names what
+ * could not be imported (3.12's name_from, which the traceback's "Did you mean" reads)
+ * fills it in. */
+#ifndef PA_IMPORT_ERROR_NAME_FROM
+#  define PA_IMPORT_ERROR_NAME_FROM(name) ((void)(name))
+#endif
+#ifndef PA_MAKE_PENDING_CALLS
+#  define PA_MAKE_PENDING_CALLS(tstate) ((void)(tstate), Py_MakePendingCalls())
+#endif
 
 /* Layouts CPython's headers keep private in 3.11 and 3.12 (mirrored, same fields). */
 typedef struct { PyObject_HEAD Py_ssize_t it_index; PyListObject *it_seq; } pa_listiter;

@@ -61,10 +61,13 @@ int pa_monitoring_local(PyCodeObject *co);
 #define PA_TRACING_ACTIVE(tstate) pa_monitoring_on((tstate)->interp)
 #define PA_LOOP_TRACING(tstate, link) pa_monitoring_on((tstate)->interp)
 /* 3.12+ send a tracer's events through sys.monitoring, which CPython's loop raises from the
- * frame's instrumented code once it runs there: pyadapt sends none itself. */
+ * frame's instrumented code once it runs there: pyadapt sends none itself, unless the seam
+ * sends those of an exception in a frame its loop runs (PA_SEAM_TRACER_EVENTS: 3.12). */
+#ifndef PA_SEAM_TRACER_EVENTS
 #define PA_TRACER_SET(tstate) 0
 #define pa_trace_exception(tstate, frame) ((void)0)
 #define pa_trace_return_with_exception(tstate, frame) ((void)0)
+#endif
 
 /* ---- generators ---- */
 
