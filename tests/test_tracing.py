@@ -214,3 +214,63 @@ def case_gettrace_and_threading_settrace_restore():
 @pytest.mark.parametrize("case,args,kwargs", collect(globals()))
 def test_case(case, args, kwargs):
     run_case(case, args, kwargs)
+
+
+ASYNC_FOR_TRACED = """
+import sys
+import _testinternalcapi
+import pyadapt
+
+class Wrapper:
+    def __init__(self, obj):
+        self._it = iter(obj)
+    def __aiter__(self):
+        return self
+    async def __anext__(self):
+        try:
+            return next(self._it)
+        except StopIteration:
+            raise StopAsyncIteration
+
+async def loop():
+    async for letter in Wrapper("ab"):
+        x = letter
+
+def scenario():
+    events = []
+    def tracer(frame, event, arg):
+        events.append((frame.f_code.co_name, frame.f_lineno, event))
+        return tracer
+    coro = loop()
+    try:
+        sys.settrace(tracer)
+        coro.send(None)
+    except StopIteration:
+        pass
+    finally:
+        sys.settrace(None)
+    return events
+
+if sys.argv[1] == "hook":
+    _testinternalcapi.set_eval_frame_record([])     # another PEP 523 hook, natively
+    print(scenario())
+else:
+    before = pyadapt.stats()["frames"]
+    print(pyadapt.run(scenario))
+    assert pyadapt.stats()["frames"] > before
+"""
+
+
+def test_async_for_traced_as_under_any_pep523_hook():
+    """A traced `async for`: CPython 3.12's SEND runs the awaited coroutine inline only while
+    no PEP 523 hook is set, and with one reports its StopIteration to the tracer as one
+    'exception' event more (regrtest's test_20_async_for_loop, listed by design on 3.12).
+    pyadapt's events are exactly those of CPython running under any other hook."""
+    import subprocess
+    outs = {}
+    for mode in ("hook", "pyadapt"):
+        proc = subprocess.run([sys.executable, "-c", ASYNC_FOR_TRACED, mode],
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        outs[mode] = proc.stdout
+    assert outs["hook"] == outs["pyadapt"] and "'call'" in outs["hook"], outs
