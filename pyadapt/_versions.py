@@ -7,7 +7,7 @@ can be imported there.
 """
 import sys
 
-SUPPORTED_VERSIONS = ((3, 11),)
+SUPPORTED_VERSIONS = ((3, 11), (3, 12))
 
 
 def supported_text():

@@ -19,7 +19,7 @@ from pyadapt import _versions
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Interpreters of other versions on this machine (pyenv), for the refusal tests.
-OTHERS = ["3.10.13", "3.12.1", "3.13.0"]
+OTHERS = ["3.10.13", "3.13.0"]
 
 
 def _pyenv_python(version):
@@ -52,8 +52,10 @@ def test_this_interpreter_is_supported_and_others_are_refused():
     import pyadapt
     assert pyadapt.SUPPORTED_VERSIONS == _versions.SUPPORTED_VERSIONS
     assert _versions.refusal() is None
-    line = _versions.refusal("cpython", (3, 12, 1))
-    assert "CPython 3.11" in line and "3.12.1" in line and "\n" not in line
+    assert _versions.refusal("cpython", (3, 11, 7)) is None
+    assert _versions.refusal("cpython", (3, 12, 1)) is None
+    line = _versions.refusal("cpython", (3, 13, 0))
+    assert "CPython 3.11, 3.12 only" in line and "3.13.0" in line and "\n" not in line
     assert "pypy" in _versions.refusal("pypy", (3, 11, 0))
 
 
@@ -82,7 +84,7 @@ def _source_tree(destination):
 
 
 @pytest.mark.packaging
-@pytest.mark.parametrize("version", ["3.10.13", "3.12.1"])
+@pytest.mark.parametrize("version", OTHERS)
 def test_pip_on_an_unsupported_version_refuses_before_compiling(version, tmp_path):
     python = _other(version)
     if subprocess.run([python, "-m", "pip", "--version"], capture_output=True).returncode:
