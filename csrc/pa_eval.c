@@ -1483,7 +1483,7 @@ start_resumed_frame:
      * which the instruction's guard looked up (no second lookup) */
     ENTER_RECURSION_LEVEL();
     LOAD_UNIT_STATE_OF(unit);
-    next_instr = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame) + 1];
+    next_instr = code_base + unit->from_cpy[PA_FRAME_NEXT_OFFSET(frame)];
     goto frame_started;
 
 start_new_frame:
