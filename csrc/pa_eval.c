@@ -3197,31 +3197,18 @@ dispatch_switch:
     }
 
     /* 3.13's call layout is the callable, then its self or NULL, then the arguments; pyadapt's
-     * CALL family reads NULL or a method, then the callable or self.  With no self the two
-     * differ only in where the NULL is: put it under the callable, and call as CALL does. */
-    TARGET(CALL_CALLABLE_FIRST) {
-        PyObject **slots = stack_pointer - oparg - 2;
-        if (slots[1] == NULL) {
-            slots[1] = slots[0];
-            slots[0] = NULL;
-        }
-        goto TARGET_CALL;
+     * CALL family reads NULL or a method, then the callable or self.  The two differ only in
+     * where a NULL is, so 3.13's PUSH_NULL, which follows the callable's evaluation, puts it
+     * under the callable, and 3.13's CALL and CALL_FUNCTION_EX are pyadapt's (the other NULL
+     * producers, LOAD_GLOBAL's bit 0 and the method loads, push it first already). */
+    PURE_TARGET(PUSH_NULL_UNDER) {
+        PyObject *callable = TOP();
+        SET_TOP(NULL);
+        PUSH(callable);
+        DISPATCH();
     }
 
-    TARGET(CALL_FUNCTION_EX_CALLABLE_FIRST) {
-        PyObject **slots = stack_pointer - 3 - (oparg & 1);
-        if (slots[0] != NULL) {
-            /* callable, NULL (PUSH_NULL after the callable): pyadapt's NULL, callable.  A
-             * LOAD_GLOBAL's NULL is in pyadapt's place already (slots[0]). */
-            PyObject *unused = slots[1];    /* NULL from 3.13's compiler, and ignored by 3.13 */
-            slots[1] = slots[0];
-            slots[0] = NULL;
-            Py_XDECREF(unused);
-        }
-        goto TARGET_CALL_FUNCTION_EX;
-    }
-
-    /* 3.13's CALL_KW: CALL_CALLABLE_FIRST with the keyword names on the stack, where
+    /* 3.13's CALL_KW: CALL with the keyword names on the stack, where
      * pyadapt's CALL reads them from the kwnames register (KW_NAMES).  3.13's compiler loads
      * them with LOAD_CONST, so the code object's constants keep the tuple alive for the
      * call: the stack's reference is given back and the register borrows, as after
@@ -3231,7 +3218,7 @@ dispatch_switch:
         PA_ASSERT(PyTuple_CheckExact(names) && Py_REFCNT(names) > 1);
         kwnames = names;
         Py_DECREF(names);
-        goto TARGET_CALL_CALLABLE_FIRST;
+        goto TARGET_CALL;
     }
 
     /* 3.13's fused local loads and stores: the oparg holds two local indices, the first in

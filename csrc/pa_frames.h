@@ -80,6 +80,11 @@ pa_loop_leave(PyThreadState *tstate, pa_loop_link *link)
 #  define PA_FRAME_STEP_PAST(f) ((void)0)
 #  define PA_GEN_SUSPENDED_STATE(f, yield_from) ((void)0)
 #endif
+/* Whether a type's tp_version_tag holds a valid version (3.11, 3.12: a flag says so; a seam
+ * whose CPython has no such flag, 3.13, tests the tag: 0 is "none"). */
+#ifndef PA_TYPE_VERSION_VALID
+#  define PA_TYPE_VERSION_VALID(tp) (((tp)->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) != 0)
+#endif
 /* What POP_EXCEPT puts back in the thread's exception state from the value PUSH_EXC_INFO
  * saved (None for "no exception"; a seam whose CPython keeps NULL there, 3.13, turns it
  * back, since sys.exc_info() stops at an entry holding None). */

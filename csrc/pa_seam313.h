@@ -90,6 +90,8 @@ pa_topmost_exception(PyThreadState *tstate)
 #define PA_FRAME_STEP_PAST(f) ((f)->instr_ptr++)
 /* 3.13 keeps NULL, not None, in an exception state with no exception (POP_EXCEPT), and its
  * sys.exc_info() looks past NULL entries only.  None is immortal: no reference to give. */
+/* 3.13 has no Py_TPFLAGS_VALID_VERSION_TAG: a tag of 0 is "no version" */
+#define PA_TYPE_VERSION_VALID(tp) ((tp)->tp_version_tag != 0)
 #define PA_EXC_STATE_VALUE(v) (Py_IsNone(v) ? NULL : (v))
 
 /* 3.13 tells a generator suspended in `yield from` or `await` apart (YIELD_VALUE's oparg is
