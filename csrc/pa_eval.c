@@ -1325,7 +1325,8 @@ const int pa_counts_instructions = 0;
  * thread's frame stack (a generator run inline goes back to its caller first). */
 #define TRACING_CAN_HAND_OVER() \
     (PA_LOOP_TRACING(tstate, cframe) \
-     && (PA_LOOP_IS_ENTRY(cframe, frame) || frame->owner == FRAME_OWNED_BY_THREAD))
+     && (PA_LOOP_IS_ENTRY(cframe, frame) || frame->owner == FRAME_OWNED_BY_THREAD) \
+     && PA_STACK_CAN_CONVERT(unit, _PyFrame_Stackbase(frame), stack_pointer))
 /* Tracing or profiling switched on by code this frame called (sys.settrace, pdb,
  * cProfile): CPython's loop finishes the frame, with the events (see `handover`).  The
  * frame must be resumable by CPython: its last instruction at the last unit of the instruction that
@@ -1469,12 +1470,14 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag,
         entry_unit->entries++;
         pa_stats.frames++;
         LOAD_UNIT_STATE_OF(entry_unit);
+        PA_STACK_FROM_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer);
         this_instr = code_base + unit->from_cpy[PA_FRAME_THROWN_OFFSET(frame)];
         goto error;
     }
     /* the entry frame, whose unit the hook has looked up already */
     ENTER_RECURSION_LEVEL();
     LOAD_UNIT_STATE_OF(entry_unit);
+    PA_STACK_FROM_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer);
     next_instr = code_base + unit->from_cpy[PA_FRAME_NEXT_OFFSET(frame)];
     goto frame_started;
 
@@ -1483,6 +1486,7 @@ start_resumed_frame:
      * which the instruction's guard looked up (no second lookup) */
     ENTER_RECURSION_LEVEL();
     LOAD_UNIT_STATE_OF(unit);
+    PA_STACK_FROM_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer);
     next_instr = code_base + unit->from_cpy[PA_FRAME_NEXT_OFFSET(frame)];
     goto frame_started;
 
@@ -2185,6 +2189,7 @@ dispatch_switch:
 
     TARGET(YIELD_VALUE) {
         PyObject *retval = POP();
+        PA_STACK_TO_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer);
         _PyFrame_SetStackPointer(frame, stack_pointer);
         pa_leave_py_level(tstate);
         if (!PA_LOOP_IS_ENTRY(cframe, frame)) {
@@ -5033,12 +5038,15 @@ exception_unwind: {
         PUSH(val);
         JUMPTO(handler->handler);
         if (traced_unwind) {
-            /* CPython's loop runs the handler, with line events */
+            /* CPython's loop runs the handler, with line events (a stack it cannot be given
+             * yet goes at the frame's next hand-over) */
             traced_unwind = 0;
-            this_instr = next_instr;
-            PA_FRAME_HANDOVER_AT(frame, cpy_base + CPY_OFFSET(this_instr) - 1,
-                                 cpy_base + CPY_OFFSET(this_instr));
-            goto handover;
+            if (PA_STACK_CAN_CONVERT(unit, _PyFrame_Stackbase(frame), stack_pointer)) {
+                this_instr = next_instr;
+                PA_FRAME_HANDOVER_AT(frame, cpy_base + CPY_OFFSET(this_instr) - 1,
+                                     cpy_base + CPY_OFFSET(this_instr));
+                goto handover;
+            }
         }
         DISPATCH();
     }
@@ -5048,6 +5056,7 @@ handover: {
          * call and return events a debugger or profiler expects), then pyadapt continues
          * with the frame's caller, which is handed over the same way while tracing stays
          * on.  Each frame goes once, so the C stack does not grow with the chain. */
+        PA_STACK_TO_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer);
         _PyFrame_SetStackPointer(frame, stack_pointer);
         pa_leave_py_level(tstate);
         pa_count_fallback(PA_FB_TRACING);
