@@ -282,12 +282,29 @@ pa_compile_generic(PyCodeObject *co, const char **err)
     /* Pass 3: instruction words, jump targets as absolute pyadapt indices. */
     r.i = 0;
     pos = 0;
+    int prev_pos = -1, prev_op = -1;
+    uint32_t prev_arg = 0;
     while (read_instruction(&r, err) > 0) {
         if (r.d->kind != PA_DK_OP) {
             continue;
         }
         int op = r.op;
         uint32_t arg = r.arg;
+        if (op == PA_LOAD_FAST_AND_CLEAR) {
+            u->flags |= PA_UNIT_SAVES_NULL;
+        }
+        if (op == PA_CALL_KW && prev_op == PA_LOAD_CONST
+                && prev_arg < (uint32_t)PyTuple_GET_SIZE(co->co_consts)
+                && PyTuple_CheckExact(PyTuple_GET_ITEM(co->co_consts, prev_arg))) {
+            /* 3.13's LOAD_CONST names; CALL_KW is 3.11's KW_NAMES; CALL (same sizes, same
+             * stack after the pair, nothing between them can run code): the call is then
+             * pyadapt's CALL, with its adaptive family */
+            u->code[prev_pos] = PA_WORD(PA_KW_NAMES, prev_arg);
+            op = PA_CALL;
+        }
+        prev_pos = pos;
+        prev_op = op;
+        prev_arg = arg;
         if (pa_opinfo_table[op].arg == PA_ARG_JUMP) {
             int64_t target = r.d->jump > 0 ? (int64_t)r.end + arg + r.d->jump_extra
                            : r.d->jump < 0 ? (int64_t)r.end - arg + r.d->jump_extra : -1;

@@ -1329,7 +1329,8 @@ const int pa_counts_instructions = 0;
  * thread's frame stack (a generator run inline goes back to its caller first). */
 #define TRACING_CAN_HAND_OVER() \
     (PA_LOOP_TRACING(tstate, cframe) \
-     && (PA_LOOP_IS_ENTRY(cframe, frame) || frame->owner == FRAME_OWNED_BY_THREAD))
+     && (PA_LOOP_IS_ENTRY(cframe, frame) || frame->owner == FRAME_OWNED_BY_THREAD) \
+     && PA_STACK_CAN_CONVERT(unit, _PyFrame_Stackbase(frame), stack_pointer))
 /* Tracing or profiling switched on by code this frame called (sys.settrace, pdb,
  * cProfile): CPython's loop finishes the frame, with the events (see `handover`).  The
  * frame must be resumable by CPython: its last instruction at the last unit of the instruction that
@@ -1481,12 +1482,14 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag,
         entry_unit->entries++;
         pa_stats.frames++;
         LOAD_UNIT_STATE_OF(entry_unit);
+        PA_STACK_FROM_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer);
         this_instr = code_base + unit->from_cpy[PA_FRAME_THROWN_OFFSET(frame)];
         goto error;
     }
     /* the entry frame, whose unit the hook has looked up already */
     ENTER_RECURSION_LEVEL();
     LOAD_UNIT_STATE_OF(entry_unit);
+    PA_STACK_FROM_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer);
     next_instr = code_base + unit->from_cpy[PA_FRAME_NEXT_OFFSET(frame)];
     goto frame_started;
 
@@ -1495,7 +1498,8 @@ start_resumed_frame:
      * which the instruction's guard looked up (no second lookup) */
     ENTER_RECURSION_LEVEL();
     LOAD_UNIT_STATE_OF(unit);
-    next_instr = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame) + 1];
+    PA_STACK_FROM_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer);
+    next_instr = code_base + unit->from_cpy[PA_FRAME_NEXT_OFFSET(frame)];
     goto frame_started;
 
 start_new_frame:
@@ -2211,6 +2215,7 @@ dispatch_switch:
 
     TARGET(YIELD_VALUE) {
         PyObject *retval = POP();
+        PA_STACK_TO_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer);
         _PyFrame_SetStackPointer(frame, stack_pointer);
         pa_leave_py_level(tstate);
         if (!PA_LOOP_IS_ENTRY(cframe, frame)) {
@@ -3223,31 +3228,18 @@ dispatch_switch:
     }
 
     /* 3.13's call layout is the callable, then its self or NULL, then the arguments; pyadapt's
-     * CALL family reads NULL or a method, then the callable or self.  With no self the two
-     * differ only in where the NULL is: put it under the callable, and call as CALL does. */
-    TARGET(CALL_CALLABLE_FIRST) {
-        PyObject **slots = stack_pointer - oparg - 2;
-        if (slots[1] == NULL) {
-            slots[1] = slots[0];
-            slots[0] = NULL;
-        }
-        goto TARGET_CALL;
+     * CALL family reads NULL or a method, then the callable or self.  The two differ only in
+     * where a NULL is, so 3.13's PUSH_NULL, which follows the callable's evaluation, puts it
+     * under the callable, and 3.13's CALL and CALL_FUNCTION_EX are pyadapt's (the other NULL
+     * producers, LOAD_GLOBAL's bit 0 and the method loads, push it first already). */
+    PURE_TARGET(PUSH_NULL_UNDER) {
+        PyObject *callable = TOP();
+        SET_TOP(NULL);
+        PUSH(callable);
+        DISPATCH();
     }
 
-    TARGET(CALL_FUNCTION_EX_CALLABLE_FIRST) {
-        PyObject **slots = stack_pointer - 3 - (oparg & 1);
-        if (slots[0] != NULL) {
-            /* callable, NULL (PUSH_NULL after the callable): pyadapt's NULL, callable.  A
-             * LOAD_GLOBAL's NULL is in pyadapt's place already (slots[0]). */
-            PyObject *unused = slots[1];    /* NULL from 3.13's compiler, and ignored by 3.13 */
-            slots[1] = slots[0];
-            slots[0] = NULL;
-            Py_XDECREF(unused);
-        }
-        goto TARGET_CALL_FUNCTION_EX;
-    }
-
-    /* 3.13's CALL_KW: CALL_CALLABLE_FIRST with the keyword names on the stack, where
+    /* 3.13's CALL_KW: CALL with the keyword names on the stack, where
      * pyadapt's CALL reads them from the kwnames register (KW_NAMES).  3.13's compiler loads
      * them with LOAD_CONST, so the code object's constants keep the tuple alive for the
      * call: the stack's reference is given back and the register borrows, as after
@@ -3257,7 +3249,7 @@ dispatch_switch:
         PA_ASSERT(PyTuple_CheckExact(names) && Py_REFCNT(names) > 1);
         kwnames = names;
         Py_DECREF(names);
-        goto TARGET_CALL_CALLABLE_FIRST;
+        goto TARGET_CALL;
     }
 
     /* 3.13's fused local loads and stores: the oparg holds two local indices, the first in
@@ -5089,12 +5081,15 @@ exception_unwind: {
         PUSH(val);
         JUMPTO(handler->handler);
         if (traced_unwind) {
-            /* CPython's loop runs the handler, with line events */
+            /* CPython's loop runs the handler, with line events (a stack it cannot be given
+             * yet goes at the frame's next hand-over) */
             traced_unwind = 0;
-            this_instr = next_instr;
-            PA_FRAME_HANDOVER_AT(frame, cpy_base + CPY_OFFSET(this_instr) - 1,
-                                 cpy_base + CPY_OFFSET(this_instr));
-            goto handover;
+            if (PA_STACK_CAN_CONVERT(unit, _PyFrame_Stackbase(frame), stack_pointer)) {
+                this_instr = next_instr;
+                PA_FRAME_HANDOVER_AT(frame, cpy_base + CPY_OFFSET(this_instr) - 1,
+                                     cpy_base + CPY_OFFSET(this_instr));
+                goto handover;
+            }
         }
         DISPATCH();
     }
@@ -5104,6 +5099,7 @@ handover: {
          * call and return events a debugger or profiler expects), then pyadapt continues
          * with the frame's caller, which is handed over the same way while tracing stays
          * on.  Each frame goes once, so the C stack does not grow with the chain. */
+        PA_STACK_TO_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer);
         _PyFrame_SetStackPointer(frame, stack_pointer);
         pa_leave_py_level(tstate);
         pa_count_fallback(PA_FB_TRACING);

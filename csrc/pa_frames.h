@@ -114,6 +114,24 @@ pa_enter_loop_c_levels(PyThreadState *tstate)
 #  define PA_FRAME_STEP_PAST(f) ((void)0)
 #  define PA_GEN_SUSPENDED_STATE(f, yield_from) ((void)0)
 #endif
+/* Where a call's NULL sits on a value stack: pyadapt's call family reads it under the callable
+ * (3.11's layout); a seam whose CPython keeps it above (3.13's callable, self_or_null) turns a
+ * frame's stack over when the frame changes loops:
+ *   PA_STACK_CAN_CONVERT(u, base, top)   whether it can (a unit with LOAD_FAST_AND_CLEAR may
+ *                                        hold a saved local's NULL, which is not a call's)
+ *   PA_STACK_TO_CPYTHON(u, base, top)    before CPython's loop can run the frame: hand-over,
+ *                                        a generator's yield
+ *   PA_STACK_FROM_CPYTHON(u, base, top)  a frame entered or resumed in pyadapt's loop */
+#ifndef PA_STACK_TO_CPYTHON
+#  define PA_STACK_CAN_CONVERT(u, base, top) 1
+#  define PA_STACK_TO_CPYTHON(u, base, top) ((void)0)
+#  define PA_STACK_FROM_CPYTHON(u, base, top) ((void)0)
+#endif
+/* Whether a type's tp_version_tag holds a valid version (3.11, 3.12: a flag says so; a seam
+ * whose CPython has no such flag, 3.13, tests the tag: 0 is "none"). */
+#ifndef PA_TYPE_VERSION_VALID
+#  define PA_TYPE_VERSION_VALID(tp) (((tp)->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) != 0)
+#endif
 /* What POP_EXCEPT puts back in the thread's exception state from the value PUSH_EXC_INFO
  * saved (None for "no exception"; a seam whose CPython keeps NULL there, 3.13, turns it
  * back, since sys.exc_info() stops at an entry holding None). */

@@ -267,9 +267,8 @@
     PA_OP0(FORMAT_SIMPLE, NONE, 1, 1, 0)                         /* TOS = format(TOS) */ \
     PA_OP0(FORMAT_WITH_SPEC, NONE, 2, 1, 0)                      /* TOS = format(TOS1, TOS) */ \
     PA_OP0(SET_FUNCTION_ATTRIBUTE, FUNCTION_FLAGS, 2, 1, 0)      /* function TOS's part oparg (one flag bit) = TOS1 */ \
-    PA_OPC(CALL_CALLABLE_FIRST, pa_cache_call, COUNT, oparg + 2, 1, 0) /* 3.13's CALL: callable, self or NULL, oparg arguments */ \
-    PA_OP0(CALL_FUNCTION_EX_CALLABLE_FIRST, CALL_EX, 3 + (oparg & 1), 1, 0) /* 3.13's: callable, NULL, *args (and **kwargs if oparg&1) */ \
-    PA_OPC(CALL_KW, pa_cache_call, COUNT, oparg + 3, 1, 0)       /* 3.13's CALL_KW: callable, self or NULL, oparg arguments, keyword names */ \
+    PA_OP0(PUSH_NULL_UNDER, NONE, 1, 2, 0)                       /* 3.13's PUSH_NULL (after the callable): NULL under TOS */ \
+    PA_OPC(CALL_KW, pa_cache_call, COUNT, oparg + 3, 1, 0)       /* 3.13's CALL_KW: CALL's stack, then the keyword names */ \
     PA_OP0(LOAD_FAST_LOAD_FAST, LOCAL_PAIR, 0, 2, 0)             /* push local oparg >> 4, then local oparg & 15 */ \
     PA_OP0(STORE_FAST_LOAD_FAST, LOCAL_PAIR, 1, 1, 0)            /* local oparg >> 4 = TOS; push local oparg & 15 */ \
     PA_OP0(STORE_FAST_STORE_FAST, LOCAL_PAIR, 2, 0, 0)           /* local oparg >> 4 = TOS, then local oparg & 15 = TOS */

@@ -88,6 +88,59 @@ pa_topmost_exception(PyThreadState *tstate)
 #define PA_FRAME_HANDOVER_AT(f, last, next) \
     ((void)(last), (f)->instr_ptr = (next), (f)->return_offset = 0)
 #define PA_FRAME_STEP_PAST(f) ((f)->instr_ptr++)
+/* 3.13's call layout puts a call's NULL above its callable, pyadapt's under it (3.13's
+ * PUSH_NULL lowers to PUSH_NULL_UNDER): a frame's stack is turned over when it changes loops
+ * (pa_frames.h).  In a unit without LOAD_FAST_AND_CLEAR every NULL on the stack is a call's,
+ * and a call's callable is never NULL, so a NULL with a value beside it is one pair.  A unit
+ * with it (an inlined comprehension, whose unbound saved local is a NULL too) is not turned
+ * over: it hands over to CPython's loop only with no NULL on its stack; a generator of such
+ * a unit suspended with a call pending in its comprehension keeps the layout of the loop
+ * that suspended it. */
+static inline int
+pa_stack_has_null(PyObject **base, PyObject **top)
+{
+    for (PyObject **p = base; p < top; p++) {
+        if (*p == NULL) {
+            return 1;
+        }
+    }
+    return 0;
+}
+static inline void
+pa_stack_to_cpython(const pa_unit *u, PyObject **base, PyObject **top)
+{
+    if (u->flags & PA_UNIT_SAVES_NULL) {
+        return;
+    }
+    for (PyObject **p = base; p + 1 < top; p++) {
+        if (*p == NULL) {          /* NULL, callable -> callable, NULL */
+            p[0] = p[1];
+            p[1] = NULL;
+            p++;
+        }
+    }
+}
+static inline void
+pa_stack_from_cpython(const pa_unit *u, PyObject **base, PyObject **top)
+{
+    if (u->flags & PA_UNIT_SAVES_NULL) {
+        return;
+    }
+    for (PyObject **p = base + 1; p < top; p++) {
+        if (*p == NULL) {          /* callable, NULL -> NULL, callable */
+            p[0] = p[-1];
+            p[-1] = NULL;
+            p++;
+        }
+    }
+}
+#define PA_STACK_CAN_CONVERT(u, base, top) \
+    (!((u)->flags & PA_UNIT_SAVES_NULL) || !pa_stack_has_null((base), (top)))
+#define PA_STACK_TO_CPYTHON(u, base, top) pa_stack_to_cpython((u), (base), (top))
+#define PA_STACK_FROM_CPYTHON(u, base, top) pa_stack_from_cpython((u), (base), (top))
+
+/* 3.13 has no Py_TPFLAGS_VALID_VERSION_TAG: a tag of 0 is "no version" */
+#define PA_TYPE_VERSION_VALID(tp) ((tp)->tp_version_tag != 0)
 /* 3.13 keeps NULL, not None, in an exception state with no exception (POP_EXCEPT), and its
  * sys.exc_info() looks past NULL entries only.  None is immortal: no reference to give. */
 #define PA_EXC_STATE_VALUE(v) (Py_IsNone(v) ? NULL : (v))

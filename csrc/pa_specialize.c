@@ -125,10 +125,10 @@ static uint32_t
 type_version(PyTypeObject *tp, PyObject *name)
 {
     /* _PyType_Lookup assigns a version tag when it caches a lookup. */
-    if (!(tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) {
+    if (!PA_TYPE_VERSION_VALID(tp)) {
         (void)_PyType_Lookup(tp, name);
     }
-    return (tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) ? tp->tp_version_tag : 0;
+    return PA_TYPE_VERSION_VALID(tp) ? tp->tp_version_tag : 0;
 }
 
 Py_ssize_t

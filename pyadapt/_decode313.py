@@ -13,16 +13,17 @@ and ``SET_FUNCTION_ATTRIBUTE`` gives it its parts one at a time; f-strings are
 ``CONVERT_VALUE``, ``FORMAT_SIMPLE``, ``FORMAT_WITH_SPEC``; ``TO_BOOL`` is a row of its own.
 
 3.13's call stack layout (``callable, self_or_null, args``; 3.11's is ``NULL or method,
-callable or self, args``) is an instruction of its own: ``CALL`` lowers to
-``CALL_CALLABLE_FIRST`` and ``CALL_FUNCTION_EX`` to ``CALL_FUNCTION_EX_CALLABLE_FIRST``,
-which move the NULL under the callable and go on as pyadapt's ``CALL`` and
-``CALL_FUNCTION_EX`` (generic only: their adaptive forms are 3.13's remaining work).  The
-producers of the NULL (``LOAD_GLOBAL``'s bit 0, the method forms of ``LOAD_ATTR`` and
-``LOAD_SUPER_ATTR``) keep pyadapt's order, which those instructions read as well.
+callable or self, args``) differs from pyadapt's only where a NULL sits: with a self (a
+method load, a decorator, ``__exit__``'s ``None``) the two layouts are the same.  3.13's
+``PUSH_NULL``, which its compiler emits right after the callable's evaluation, lowers to
+``PUSH_NULL_UNDER`` (the NULL goes under the callable), and the other producers of the NULL
+(``LOAD_GLOBAL``'s bit 0, the method forms of ``LOAD_ATTR`` and ``LOAD_SUPER_ATTR``) push
+it first, as 3.11's do; ``CALL`` and ``CALL_FUNCTION_EX`` are then pyadapt's own, with
+their adaptive family and specialized forms.
 
 ``CALL_KW`` (its keyword names a stack item, where pyadapt's ``CALL`` reads them from the
 ``KW_NAMES`` register) is a row of its own, ``CALL_KW``, which takes the names off the stack
-and goes on as ``CALL_CALLABLE_FIRST``.  ``UNLOWERED`` lists the 3.13 instructions with no
+and goes on as pyadapt's (generic) ``CALL``.  ``UNLOWERED`` lists the 3.13 instructions with no
 pyadapt row (the compiler rejects a code object that has one, so it runs natively;
 tests/test_decode313.py checks it): none today.  The fused local loads and stores
 (``LOAD_FAST_LOAD_FAST``, ``STORE_FAST_LOAD_FAST``, ``STORE_FAST_STORE_FAST``) have rows of
@@ -40,8 +41,7 @@ from . import _decode, _decode312
 # 3.12's lowering (its names, backward jumps, method bits, intrinsics), with 3.13's changes.
 RENAME = {**_decode312.RENAME,
           "END_FOR": "POP_TOP",
-          "CALL": "CALL_CALLABLE_FIRST",
-          "CALL_FUNCTION_EX": "CALL_FUNCTION_EX_CALLABLE_FIRST"}
+          "PUSH_NULL": "PUSH_NULL_UNDER"}
 DROPPED = {}
 _SHIFT = {"COMPARE_OP": 5}
 _JUMP_EXTRA = {**_decode312._JUMP_EXTRA, "FOR_ITER": 2}

@@ -176,19 +176,42 @@ def case_recursion_through_generators():
             recursion_outcomes(runaway(lambda: list(gen_from(0)), state)))
 
 
-def case_recursion_through_calls():
-    state = {}
+# CPython 3.13.0 to 3.13.7 do not check the recursion limit in the call CPython specializes a
+# call of a function with defaults to (_PY_FRAME_GENERAL, cpython gh-132744, fixed in 3.13.8):
+# runaway recursion through such a call natively grows the frame stack until memory runs out,
+# and the native half of a differential case was killed or crashed freeing the traceback.
+# pyadapt checks the limit there as 3.11, 3.12 and 3.13.8 do.
+NATIVE_CHECKS_DEFAULTS_RECURSION = not ((3, 13) <= sys.version_info[:3] < (3, 13, 8))
 
+
+def plain_recursion(state):
     def plain(n):
         state["depth"] = n
         plain(n + 1)
 
+    return plain
+
+
+def defaults_recursion(state):
     def defaults(n, step=1):
         state["depth"] = n
         defaults(n + step)
 
+    return defaults
+
+
+def case_recursion_through_calls():
+    state = {}
+    plain = plain_recursion(state)
+    defaults = defaults_recursion(state)
     return (recursion_outcomes(runaway(lambda: plain(0), state)),
             recursion_outcomes(runaway(lambda: defaults(0), state)))
+
+
+def case_recursion_through_plain_calls():
+    state = {}
+    plain = plain_recursion(state)
+    return recursion_outcomes(runaway(lambda: plain(0), state))
 
 
 RECURSION_CASES = {
@@ -198,13 +221,36 @@ RECURSION_CASES = {
     case_recursion_through_getattribute: ["LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN"],
     case_recursion_through_getitem: ["BINARY_SUBSCR_GETITEM"],
     case_recursion_through_generators: ["FOR_ITER_GEN", "SEND_GEN"],
-    case_recursion_through_calls: ["CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS"],
 }
+if NATIVE_CHECKS_DEFAULTS_RECURSION:
+    RECURSION_CASES[case_recursion_through_calls] = ["CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS"]
+else:
+    RECURSION_CASES[case_recursion_through_plain_calls] = ["CALL_PY_EXACT_ARGS"]
 
 
 @pytest.mark.parametrize("case", list(RECURSION_CASES), ids=lambda c: c.__name__[5:])
 def test_recursion_limit_charged_as_natively(case):
     check_with_form(case, RECURSION_CASES[case])
+
+
+def test_recursion_through_defaults_stops_at_the_limit():
+    """Where native CPython runs away (3.13.0-3.13.7, above), pyadapt stops runaway recursion
+    through a call with defaults where plain recursion stops natively, at every warmup."""
+    state = {}
+    plain = plain_recursion(state)
+    native = recursion_outcomes(runaway(lambda: plain(0), state))
+    defaults = defaults_recursion(state)
+    attempt = runaway(lambda: defaults(0), state)
+    before = hits("CALL_PY_WITH_DEFAULTS")
+    try:
+        for config in ({"specialize": False}, {"specialize": True, "warmup": 0},
+                       {"specialize": True, "warmup": 2}):
+            pyadapt.configure(**config)
+            for _ in range(3):
+                assert pyadapt.run(recursion_outcomes, attempt) == native, config
+    finally:
+        pyadapt.configure(specialize=True, warmup=2)
+    assert hits("CALL_PY_WITH_DEFAULTS") > before
 
 
 def test_init_recursion_costs_two_levels_and_says_so():
