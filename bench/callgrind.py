@@ -9,7 +9,9 @@ other processes on a shared machine cannot disturb (times can), to go with the p
                                                      # git revision, built in a temporary directory
     python -m bench.callgrind --workloads std:deepcopy,std:scimark_lu --modes 3.11,adaptive
                                                      # pyperformance benchmarks (std:NAME, NAME
-                                                     # as bench.standard names them)
+                                                     # as bench.standard names them;
+                                                     # std:base64/base85_small for one that
+                                                     # an invocation of another name times)
 
 For each workload and mode (native CPython 3.10 and 3.11, pyadapt generic and adaptive) a
 process runs under callgrind: it makes one warm-up call (compiling and specializing), then
@@ -57,6 +59,11 @@ def standard_function(name):
     if where is None:
         raise SystemExit(why)
     found = {b.name: b for b in standard.discover(where[0])}
+    # INVOCATION/NAME: one of the benchmarks an invocation times whose name does not start
+    # with the invocation's (base64/base85_small)
+    if "/" in name:
+        owner, name = name.split("/", 1)
+        found = {name: found[owner]} if owner in found else {}
     # a benchmark that one invocation times among others (deepcopy_reduce, scimark_lu,
     # logging_silent): the invocation of the longest name it starts with
     owners = [b for b in found if name == b or name.startswith(b + "_")]

@@ -1132,6 +1132,76 @@ push_frame_with_varargs(PyThreadState *tstate, PyFunctionObject *func, PyObject 
         } \
     } while (0)
 
+/* The int forms' path when the operands are not both one digit.  Ints of at most two
+ * digits (|x| < 2**60) are computed in C when the result fits a long (base64's 32- and
+ * 40-bit words: `acc * 85 + d`, `c >> 30`, `c & 0x3ff`); anything else goes to int's own
+ * slot, which is what PyNumber_<op> calls for two exact ints, without its dispatch.  `op`
+ * is an NB_* code without the in-place offset.  Out of line, so that the handlers keep
+ * only their one-digit path. */
+static PyObject * __attribute__((noinline))
+long_binop_wide(PyObject *left, PyObject *right, int op)
+{
+    long a, b, v;
+    if (pa_long_two_digits(left, &a) && pa_long_two_digits(right, &b)) {
+        switch (op) {
+        case NB_ADD: return PyLong_FromLong(a + b);        /* |a + b| < 2**61 */
+        case NB_SUBTRACT: return PyLong_FromLong(a - b);
+        case NB_MULTIPLY:
+            if (!__builtin_mul_overflow(a, b, &v)) {
+                return PyLong_FromLong(v);
+            }
+            break;
+        /* two's complement on 64 bits is Python's infinite one for |x| < 2**60 */
+        case NB_AND: return PyLong_FromLong(a & b);
+        case NB_OR: return PyLong_FromLong(a | b);
+        case NB_XOR: return PyLong_FromLong(a ^ b);
+        case NB_RSHIFT:
+            if (b >= 0) {   /* gcc's >> of a negative long is arithmetic: Python's floor */
+                return PyLong_FromLong(a >> (b > 63 ? 63 : b));
+            }
+            break;          /* a negative count: int's ValueError */
+        case NB_LSHIFT:
+            if (b >= 0 && b < 63) {
+                v = (long)((unsigned long)a << b);
+                if ((v >> b) == a) {
+                    return PyLong_FromLong(v);
+                }
+            }
+            break;
+        }
+    }
+    PyNumberMethods *nb = PyLong_Type.tp_as_number;
+    switch (op) {
+    case NB_ADD: return nb->nb_add(left, right);
+    case NB_SUBTRACT: return nb->nb_subtract(left, right);
+    case NB_MULTIPLY: return nb->nb_multiply(left, right);
+    case NB_AND: return nb->nb_and(left, right);
+    case NB_OR: return nb->nb_or(left, right);
+    case NB_XOR: return nb->nb_xor(left, right);
+    case NB_RSHIFT: return nb->nb_rshift(left, right);
+    default: return nb->nb_lshift(left, right);
+    }
+}
+
+/* // and % of ints of at most two digits in C, rounding as Python does (towards minus
+ * infinity; the remainder takes the divisor's sign): 1 and the result, or 0 for a divisor
+ * of 0 or a wider operand, which the generic path takes. */
+static int __attribute__((noinline))
+long_floordiv_mod_wide(PyObject *left, PyObject *right, int op, long *result)
+{
+    long a, b;
+    if (!pa_long_two_digits(left, &a) || !pa_long_two_digits(right, &b) || b == 0) {
+        return 0;
+    }
+    long q = a / b, r = a % b;
+    if (r != 0 && (r ^ b) < 0) {
+        q -= 1;
+        r += b;
+    }
+    *result = op == NB_FLOOR_DIVIDE ? q : r;
+    return 1;
+}
+
 static inline int
 compare_longs(long a, long b, int op)
 {
@@ -2789,7 +2859,16 @@ dispatch_switch:
 
     TARGET(LIST_APPEND) {
         PyObject *v = POP();
-        PyObject *list = PEEK(oparg);
+        PyObject *list = PEEK(oparg);   /* the comprehension's own exact list */
+        Py_ssize_t len = Py_SIZE(list);
+        if (((PyListObject *)list)->allocated > len) {
+            /* room left: the stack's reference moves into the list (CPython's
+             * _PyList_AppendTakeRef); PyList_Append's call, checks and reference pair
+             * cost about ten instructions per item of every list comprehension */
+            PyList_SET_ITEM(list, len, v);
+            Py_SET_SIZE(list, len + 1);
+            DISPATCH();
+        }
         int err = PyList_Append(list, v);
         Py_DECREF(v);
         if (err < 0) {
@@ -3846,19 +3925,21 @@ dispatch_switch:
                                                     frame->localsplus));
     }
 
-#define INT_OP(CEXPR, GENERIC) \
+/* CEXPR on two one-digit ints; other exact ints through long_binop_wide (NB: its op) */
+#define INT_OP(CEXPR, NB) \
     do { \
         PyObject *right = TOP(), *left = SECOND(); \
         DEOPT_IF(!PyLong_CheckExact(left) || !PyLong_CheckExact(right)); \
         STAT_HIT(); \
         PyObject *res; \
-        if (PA_IS_SMALL_INT(left) && PA_IS_SMALL_INT(right)) { \
+        if ((NB) != NB_LSHIFT && (NB) != NB_RSHIFT \
+                && PA_IS_SMALL_INT(left) && PA_IS_SMALL_INT(right)) { \
             long a = PA_SMALL_INT_VALUE(left), b = PA_SMALL_INT_VALUE(right); \
             INT_RESULT(res, CEXPR); \
         } \
         else { \
             SYNC_LASTI(); \
-            res = GENERIC(left, right); \
+            res = long_binop_wide(left, right, (NB)); \
         } \
         STACK_SHRINK(1); \
         SET_TOP(res); \
@@ -3872,40 +3953,54 @@ dispatch_switch:
     } while (0)
 
     PURE_TARGET(BINARY_OP_ADD_INT) {
-        INT_OP(a + b, PyNumber_Add);
+        INT_OP(a + b, NB_ADD);
     }
 
     PURE_TARGET(BINARY_OP_SUBTRACT_INT) {
-        INT_OP(a - b, PyNumber_Subtract);
+        INT_OP(a - b, NB_SUBTRACT);
     }
 
     PURE_TARGET(BINARY_OP_MULTIPLY_INT) {
-        INT_OP(a * b, PyNumber_Multiply);   /* two 30-bit digits: the product fits */
+        INT_OP(a * b, NB_MULTIPLY);   /* two 30-bit digits: the product fits */
     }
 
     PURE_TARGET(BINARY_OP_INT_BITWISE) {
         int op = oparg >= NB_INPLACE_ADD ? oparg - NB_INPLACE_ADD : oparg;
         if (op == NB_AND) {
-            INT_OP(a & b, PyNumber_And);
+            INT_OP(a & b, NB_AND);
         }
         else if (op == NB_OR) {
-            INT_OP(a | b, PyNumber_Or);
+            INT_OP(a | b, NB_OR);
+        }
+        else if (op == NB_XOR) {
+            INT_OP(a ^ b, NB_XOR);
+        }
+        /* shifts always take long_binop_wide, which checks the count (INT_OP skips the
+         * one-digit path for them: the expression is never evaluated) */
+        else if (op == NB_RSHIFT) {
+            INT_OP(((void)a, (void)b, 0L), NB_RSHIFT);
         }
         else {
-            INT_OP(a ^ b, PyNumber_Xor);
+            INT_OP(((void)a, (void)b, 0L), NB_LSHIFT);
         }
     }
 
     PURE_TARGET(BINARY_OP_FLOORDIV_MOD_INT) {
         PyObject *right = TOP(), *left = SECOND();
         DEOPT_IF(!PyLong_CheckExact(left) || !PyLong_CheckExact(right));
-        /* non-negative dividend, positive divisor: C's / and % are Python's // and % */
-        DEOPT_IF(!PA_IS_SMALL_INDEX(left) || !PA_IS_SMALL_POSITIVE(right));
-        STAT_HIT();
-        long a = PA_SMALL_INT_VALUE(left), b = PA_SMALL_INT_VALUE(right);
         int op = oparg >= NB_INPLACE_ADD ? oparg - NB_INPLACE_ADD : oparg;
+        long v;
+        if (PA_IS_SMALL_INDEX(left) && PA_IS_SMALL_POSITIVE(right)) {
+            /* non-negative dividend, positive divisor: C's / and % are Python's // and % */
+            long a = PA_SMALL_INT_VALUE(left), b = PA_SMALL_INT_VALUE(right);
+            v = op == NB_FLOOR_DIVIDE ? a / b : a % b;
+        }
+        else {
+            DEOPT_IF(!long_floordiv_mod_wide(left, right, op, &v));
+        }
+        STAT_HIT();
         PyObject *res;
-        INT_RESULT(res, op == NB_FLOOR_DIVIDE ? a / b : a % b);
+        INT_RESULT(res, v);
         STACK_SHRINK(1);
         SET_TOP(res);
         Py_DECREF(left);

@@ -193,8 +193,8 @@
     PA_SPEC(BINARY_OP_TRUE_DIVIDE_FLOAT, BINARY_OP, 0)           \
     PA_SPEC(BINARY_OP_ADD_UNICODE, BINARY_OP, 0)                 \
     PA_SPEC(BINARY_OP_INPLACE_ADD_UNICODE, BINARY_OP, 0)         /* s += t into the local s, in place */ \
-    PA_SPEC(BINARY_OP_INT_BITWISE, BINARY_OP, 0)                 /* & | ^ on ints (oparg says which) */ \
-    PA_SPEC(BINARY_OP_FLOORDIV_MOD_INT, BINARY_OP, 0)            /* // and % on non-negative small ints */ \
+    PA_SPEC(BINARY_OP_INT_BITWISE, BINARY_OP, 0)                 /* & | ^ << >> on ints (oparg says which) */ \
+    PA_SPEC(BINARY_OP_FLOORDIV_MOD_INT, BINARY_OP, 0)            /* // and % on ints of at most two digits */ \
     PA_SPEC(BINARY_OP_NUMERIC, BINARY_OP, 0)                     /* + - * / on int and float mixed */ \
     PA_SPEC(COMPARE_OP_ADAPTIVE, COMPARE_OP, PA_F_ADAPTIVE)      \
     PA_SPEC(COMPARE_OP_INT, COMPARE_OP, 0)                       \

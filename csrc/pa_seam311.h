@@ -171,6 +171,24 @@ pa_gen_suspend(PyThreadState *tstate, _PyInterpreterFrame *gen_frame, int to_loo
 #define PA_IS_SMALL_INDEX(o) ((size_t)Py_SIZE(o) <= 1)
 #define PA_IS_SMALL_POSITIVE(o) (Py_SIZE(o) == 1)
 #define PA_SMALL_INDEX_VALUE(o) ((Py_ssize_t)((PyLongObject *)(o))->ob_digit[0])
+/* An int of at most two digits (|value| < 2**60), either sign: 1 and its value, else 0.
+ * The int forms' second path, after the one-digit one (base64's 32- and 40-bit words). */
+static PA_ALWAYS_INLINE int
+pa_long_two_digits(PyObject *o, long *value)
+{
+    Py_ssize_t size = Py_SIZE(o);
+    const digit *d = ((PyLongObject *)o)->ob_digit;
+    if ((size_t)(size + 1) <= 2) {      /* 0 or one digit */
+        *value = (long)size * (long)d[0];
+        return 1;
+    }
+    if ((size_t)(size + 2) > 4) {       /* more than two digits */
+        return 0;
+    }
+    long magnitude = (long)d[0] | (long)d[1] << PyLong_SHIFT;
+    *value = size < 0 ? -magnitude : magnitude;
+    return 1;
+}
 
 /* An instance's values array (NULL: it has a dict instead) and its managed dict */
 #define PA_INSTANCE_VALUES(o) (*_PyObject_ValuesPointer(o))

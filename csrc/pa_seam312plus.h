@@ -106,6 +106,22 @@ pa_gen_suspend(PyThreadState *tstate, _PyInterpreterFrame *gen_frame, int to_loo
 #define PA_IS_SMALL_POSITIVE(o) \
     (((PyLongObject *)(o))->long_value.lv_tag == (1 << _PyLong_NON_SIZE_BITS))
 #define PA_SMALL_INDEX_VALUE(o) ((Py_ssize_t)((PyLongObject *)(o))->long_value.ob_digit[0])
+/* An int of at most two digits (|value| < 2**60), either sign: 1 and its value, else 0. */
+static PA_ALWAYS_INLINE int
+pa_long_two_digits(PyObject *o, long *value)
+{
+    PyLongObject *l = (PyLongObject *)o;
+    if (_PyLong_IsCompact(l)) {
+        *value = (long)_PyLong_CompactValue(l);
+        return 1;
+    }
+    if (_PyLong_DigitCount(l) != 2) {
+        return 0;
+    }
+    const digit *d = l->long_value.ob_digit;
+    *value = _PyLong_NonCompactSign(l) * ((long)d[0] | (long)d[1] << PyLong_SHIFT);
+    return 1;
+}
 
 /* The range iterator (pycore_range.h). */
 typedef _PyRangeIterObject pa_rangeiter;

@@ -735,6 +735,15 @@ is_small_int(PyObject *o)
     return PyLong_CheckExact(o) && PA_IS_SMALL_INT(o);
 }
 
+/* An exact int of at most two digits (|x| < 2**60): what BINARY_OP_FLOORDIV_MOD_INT
+ * computes in C */
+static int
+is_two_digit_int(PyObject *o)
+{
+    long value;
+    return PyLong_CheckExact(o) && pa_long_two_digits(o, &value);
+}
+
 /* An exact int or float: an operand of the NUMERIC forms, which take int and float mixed
  * (their guard also wants the int compact, as the int forms do). */
 static int
@@ -794,11 +803,11 @@ specialize_binary_op(PyObject *lhs, PyObject *rhs, uint32_t *instr, int oparg,
         case NB_ADD: success(instr, PA_BINARY_OP_ADD_INT); return;
         case NB_SUBTRACT: success(instr, PA_BINARY_OP_SUBTRACT_INT); return;
         case NB_MULTIPLY: success(instr, PA_BINARY_OP_MULTIPLY_INT); return;
-        case NB_AND: case NB_OR: case NB_XOR:
+        case NB_AND: case NB_OR: case NB_XOR: case NB_LSHIFT: case NB_RSHIFT:
             success(instr, PA_BINARY_OP_INT_BITWISE);
             return;
         case NB_FLOOR_DIVIDE: case NB_REMAINDER:
-            if (!is_small_int(lhs) || !is_small_int(rhs)) {
+            if (!is_two_digit_int(lhs) || !is_two_digit_int(rhs)) {
                 kind = PA_FAIL_BIG_INT;
                 goto fail;
             }

@@ -657,6 +657,28 @@ def bo_int_edges(n):
     return phases(n // 4, vals, op)
 
 
+def bo_int_two_digits(n):
+    """Exact ints of up to two digits (|x| < 2**60) are computed in C by the int forms and
+    by `//`, `%`, `<<`, `>>`: boundaries of the digit count, signs (floor rounding),
+    products and left shifts that overflow a C long, negative and huge shift counts, zero
+    divisors and wider ints, which take int's own slot or the generic path."""
+    d = 2 ** 30
+    vals = [(2 ** 32 - 1, 85), (-(2 ** 40) - 3, 7), (2 ** 40 + 5, -(2 ** 31)), (d, d),
+            (-d, d - 1), (d - 1, -d), (2 ** 60 - 1, 2 ** 60 - 1), (-(2 ** 60) + 1, 3),
+            (2 ** 60, 2), (2 ** 59, 0), (7, -3), (-7, 3), (-7, -3), (-(2 ** 45), -(2 ** 31) - 1),
+            (0, 2 ** 35), (2 ** 35, 64), (-(2 ** 35), 70), (5, 58), (5, 59), (-5, 60), (1, 62),
+            (1, 63), (-1, 63), (-(2 ** 59), 1), (3, -1), (2 ** 100, 2), (2, 2 ** 100), (True, 3),
+            (2 ** 31 + 7, 2 ** 31 + 7)]
+    def op(a, b):
+        x = a
+        x >>= 1
+        x += b
+        return (a + b, a - b, a * b, a & b, a | b, a ^ b, x, outcome(lambda: a // b),
+                outcome(lambda: a % b), outcome(lambda: a >> b),
+                outcome(lambda: a << b) if b < 200 else None)
+    return phases(n // 4, vals, op)
+
+
 def bo_float_subclass_and_edges(n):
     class F(float):
         def __add__(self, other):
@@ -1407,6 +1429,8 @@ GUARDS = {
     bo_int_subclass: ["BINARY_OP_ADD_INT", "BINARY_OP_SUBTRACT_INT", "BINARY_OP_MULTIPLY_INT",
                       "BINARY_OP_INT_BITWISE", "BINARY_OP_FLOORDIV_MOD_INT"],
     bo_int_edges: ["BINARY_OP_ADD_INT", "BINARY_OP_FLOORDIV_MOD_INT"],
+    bo_int_two_digits: ["BINARY_OP_ADD_INT", "BINARY_OP_SUBTRACT_INT", "BINARY_OP_MULTIPLY_INT",
+                        "BINARY_OP_INT_BITWISE", "BINARY_OP_FLOORDIV_MOD_INT"],
     bo_float_subclass_and_edges: ["BINARY_OP_ADD_FLOAT", "BINARY_OP_SUBTRACT_FLOAT",
                                   "BINARY_OP_MULTIPLY_FLOAT", "BINARY_OP_TRUE_DIVIDE_FLOAT"],
     bo_numeric_mixed: ["BINARY_OP_NUMERIC"],

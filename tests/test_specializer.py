@@ -250,6 +250,15 @@ def f_binary_floordiv_mod(n):
     return t
 
 
+def f_binary_int_two_digits(n):
+    # base64's b85 and b32 loops: 32- and 40-bit words, shifts
+    t = 0
+    for i in range(n):
+        w = 4_000_000_000 + i
+        t += w // 614125 + w // 85 % 7225 + w % 85 + (w * 85 >> 30) + ((w << 3) & 0x3ff)
+    return t
+
+
 def f_compare_jump(n):
     t = 0
     for i in range(n):
@@ -398,6 +407,8 @@ CASES = {
     f_binary_str: ["BINARY_OP_INPLACE_ADD_UNICODE"],
     f_binary_int_bitwise: ["BINARY_OP_INT_BITWISE"],
     f_binary_floordiv_mod: ["BINARY_OP_FLOORDIV_MOD_INT"],
+    f_binary_int_two_digits: ["BINARY_OP_FLOORDIV_MOD_INT", "BINARY_OP_INT_BITWISE",
+                              "BINARY_OP_MULTIPLY_INT", "BINARY_OP_ADD_INT"],
     f_compare_jump: ["COMPARE_OP_INT_JUMP", "COMPARE_OP_FLOAT_JUMP", "COMPARE_OP_STR_JUMP"],
     f_compare_value: ["COMPARE_OP_INT"],
     f_subscr: ["BINARY_SUBSCR_LIST_INT", "BINARY_SUBSCR_TUPLE_INT", "BINARY_SUBSCR_DICT",
@@ -992,3 +1003,56 @@ def test_polymorphic_call_holds_four_functions():
     assert pyadapt.run(poly_calls, 400) == poly_calls(400)
     s = pyadapt.stats()["specialized"]["CALL_PY_EXACT_ARGS"]
     assert s["hits"] >= 400 and s["misses"] == 0, s
+
+
+def test_two_digit_ints_hit_without_misses():
+    """Ints of two digits (base64's 32- and 40-bit words) stay on the int forms: every
+    execution a hit, no miss and no deopt (they used to miss // and % and deopt)."""
+    check(f_binary_int_two_digits, (300,))
+    pyadapt.configure(specialize=True, warmup=2)
+    try:
+        pyadapt.run(f_binary_int_two_digits, 5)
+        pyadapt.reset_stats()
+        assert pyadapt.run(f_binary_int_two_digits, 300) == f_binary_int_two_digits(300)
+        spec = pyadapt.stats()["specialized"]
+        forms = ("BINARY_OP_FLOORDIV_MOD_INT", "BINARY_OP_INT_BITWISE", "BINARY_OP_MULTIPLY_INT")
+        for form in forms:
+            assert spec[form]["misses"] == 0 and spec[form]["deopts"] == 0, (form, spec[form])
+        assert spec["BINARY_OP_FLOORDIV_MOD_INT"]["hits"] == 4 * 300
+        assert spec["BINARY_OP_INT_BITWISE"]["hits"] == 3 * 300
+        assert pyadapt.stats()["families"]["BINARY_OP"]["deferred"] == 0
+    finally:
+        pyadapt.configure(specialize=True, warmup=2)
+
+
+def _int_ops_over(pairs):
+    out = []
+    for a, b in pairs:
+        r = [a + b, a - b, a * b, a & b, a | b, a ^ b]
+        ops = [lambda: a // b, lambda: a % b, lambda: a >> b]
+        if b < 130:
+            ops.append(lambda: a << b)     # no 2**59-bit results
+        for f in ops:
+            try:
+                r.append(f())
+            except (ZeroDivisionError, ValueError) as e:
+                r.append(type(e).__name__)
+        out.append(r)
+    return out
+
+
+def test_two_digit_int_ops_match_native_on_random_operands():
+    """Random operands around the one- and two-digit boundaries (fixed seed), both signs:
+    the int forms' C paths give what int's own methods give."""
+    import random
+    rnd = random.Random(1234)
+    edges = [0, 1, 2, 3, 29, 30, 31, 59, 60, 61, 62, 63, 64, 65]
+    pairs = []
+    for _ in range(3000):
+        a = rnd.choice([1, -1]) * (rnd.getrandbits(rnd.choice(edges)) + rnd.choice([0, 0, 1, -1]))
+        b = rnd.choice([1, -1, 1]) * (rnd.getrandbits(rnd.choice(edges[:9])) + rnd.choice([0, 1, -1]))
+        pairs.append((a, b))
+    expected = _int_ops_over(pairs)
+    pyadapt.configure(specialize=True, warmup=2)
+    assert pyadapt.run(_int_ops_over, pairs) == expected
+    assert pyadapt.stats()["specialized"]["BINARY_OP_FLOORDIV_MOD_INT"]["hits"] > 0
