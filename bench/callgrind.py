@@ -12,6 +12,10 @@ other processes on a shared machine cannot disturb (times can), to go with the p
                                                      # as bench.standard names them;
                                                      # std:base64/base85_small for one that
                                                      # an invocation of another name times)
+    python -m bench.callgrind --cache-sim --workloads std:deepcopy --modes 3.11,adaptive
+                                                     # with callgrind's cache and branch
+                                                     # simulation: I1/D1/LL misses and
+                                                     # mispredicted branches per call too
 
 For each workload and mode (native CPython 3.10 and 3.11, pyadapt generic and adaptive) a
 process runs under callgrind: it makes one warm-up call (compiling and specializing), then
@@ -20,6 +24,12 @@ PYTHONHASHSEED is fixed so that both processes do the same work.
 
 An instruction count is not a time: cache misses, branch mispredictions and the cost of
 each instruction differ between the loops.  It is a repeatable proxy for the work done.
+``--cache-sim`` adds what the instructions cost (valgrind's --cache-sim=yes --branch-sim=yes,
+a model of this machine's caches and a simple branch predictor; about 2x slower): per warm
+call, first-level instruction misses (I1), first-level data read and write misses (D1r,
+D1w), last-level misses (LL, instruction and data), and mispredicted conditional and
+indirect branches (Bc, Bi).  Deterministic too, and the figure to read where a loop runs
+fewer instructions than another and is still slower.
 """
 import argparse
 import concurrent.futures
@@ -172,7 +182,14 @@ def call_child(variant):
     functools.reduce(lambda acc, _: drive(callee, CALLS), range(1), None)
 
 
-def count(python, name, mode, calls, core_dir=None):
+# callgrind's events with --cache-sim=yes --branch-sim=yes, and what this tool reports of them
+SIM_COLUMNS = (("I1", ("I1mr",)), ("D1r", ("D1mr",)), ("D1w", ("D1mw",)),
+               ("LL", ("ILmr", "DLmr", "DLmw")), ("Bc", ("Bcm",)), ("Bi", ("Bim",)))
+
+
+def count(python, name, mode, calls, core_dir=None, sim=False):
+    """Instructions collected (an int), or with `sim` a dict of callgrind's events
+    (Ir, I1mr, D1mr, ..., Bim) to their totals."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "cg.out")
         env = {k: v for k, v in os.environ.items() if not k.startswith("PYADAPT")}
@@ -181,20 +198,27 @@ def count(python, name, mode, calls, core_dir=None):
         if core_dir:
             env["BENCH_PYADAPT_DIR"] = core_dir
         proc = subprocess.run(
-            ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
-             "--collect-atstart=no", "--toggle-collect=functools_reduce", python,
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out]
+            + (["--cache-sim=yes", "--branch-sim=yes"] if sim else [])
+            + ["--collect-atstart=no", "--toggle-collect=functools_reduce", python,
              os.path.abspath(__file__), "--child", name, mode, str(calls)],
             capture_output=True, text=True, env=env)
         if proc.returncode != 0:
             raise RuntimeError("%s %s: %s" % (name, mode, proc.stderr[-2000:]))
-        m = re.search(r"Collected\s*:\s*(\d+)", proc.stderr)
+        m = re.search(r"Collected\s*:\s*([\d ]+)", proc.stderr)
         if not m:
             raise RuntimeError("%s %s: no callgrind total in %s" % (name, mode, proc.stderr[-500:]))
-        return int(m.group(1))
+        totals = [int(v) for v in m.group(1).split()]
+        if not sim:
+            return totals[0]
+        events = re.search(r"Events\s*:\s*([\w ]+)", proc.stderr)
+        if not events:
+            raise RuntimeError("%s %s: no callgrind event names in %s" % (name, mode, proc.stderr[-500:]))
+        return dict(zip(events.group(1).split(), totals))
 
 
-def per_call(python, name, mode, core_dir=None):
-    return count(python, name, mode, 1, core_dir)
+def per_call(python, name, mode, core_dir=None, sim=False):
+    return count(python, name, mode, 1, core_dir, sim)
 
 
 def build_revision(rev, dest):
@@ -226,6 +250,9 @@ def main(argv=None):
                          "of the working tree, leaving the in-place build alone)")
     ap.add_argument("--modes", default="", metavar="MODE[,MODE...]",
                     help="only these of 3.10, 3.11, generic, adaptive (default: all)")
+    ap.add_argument("--cache-sim", action="store_true",
+                    help="also simulate the caches and branch prediction: misses and "
+                         "mispredicts per call next to the instructions (about 2x slower)")
     ap.add_argument("--calls", action="store_true",
                     help="instead: what calling a @pyadapt.jit function from native code costs")
     args = ap.parse_args(argv)
@@ -276,8 +303,10 @@ def main(argv=None):
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             for name in names:
                 for label, py, mode, core in modes:
-                    jobs[name, label] = pool.submit(per_call, py, name, mode, core)
+                    jobs[name, label] = pool.submit(per_call, py, name, mode, core, args.cache_sim)
             results = {key: fut.result() for key, fut in jobs.items()}
+    if args.cache_sim:
+        sims, results = results, {key: ev["Ir"] for key, ev in results.items()}
 
     labels = [m[0] for m in modes]
     ratios = [(a, b) for a, b in (("adaptive", "generic"), ("adaptive", "3.11"),
@@ -305,6 +334,26 @@ def main(argv=None):
 
     print("instructions per warm workload call (callgrind), below 1.00 = the first named does less work")
     print(_table(header, rows, args.markdown))
+    if args.cache_sim:
+        print()
+        print("simulated misses per warm workload call (callgrind --cache-sim=yes --branch-sim=yes), "
+              "thousands: I1 instruction fetch, D1r/D1w first-level data read/write, LL last level, "
+              "Bc/Bi mispredicted conditional/indirect branches; ratios against the first mode")
+        header = ["workload", "mode", "M instr"] + [c for c, _ in SIM_COLUMNS] + [
+            "%s/%s" % (c, labels[0]) for c in ("instr", "I1", "D1r", "Bc+Bi")]
+        rows = []
+        for name in names:
+            base = sims[name, labels[0]]
+            for lbl in labels:
+                ev = sims[name, lbl]
+                row = [name, lbl, "%.2f" % (ev["Ir"] / 1e6)]
+                row += ["%.1f" % (sum(ev.get(e, 0) for e in events) / 1e3) for _, events in SIM_COLUMNS]
+                for events in (("Ir",), ("I1mr",), ("D1mr",), ("Bcm", "Bim")):
+                    a = sum(ev.get(e, 0) for e in events)
+                    b = sum(base.get(e, 0) for e in events)
+                    row.append("%.2f" % (a / b) if b else "-")
+                rows.append(row)
+        print(_table(header, rows, args.markdown))
     return 0
 
 

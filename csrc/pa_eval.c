@@ -1466,6 +1466,33 @@ const int pa_counts_instructions = 0;
             next_instr += 1 + pa_opinfo_table[PA_OPCODE(*next_instr)].ncache; \
         } \
     } while (0)
+/* The return cache (pa_internal.h): `frame` is suspended in a call at `lasti_`, and the
+ * entry at `ce_` holds it: the registers LOAD_CALLER_STATE would load, for a caller that goes
+ * on after its instruction (the common case: see return_to_caller). */
+#define CALLER_CACHED(ce_, lasti_) \
+    ((ce_)->frame == (const void *)frame && (ce_)->lasti == (lasti_) \
+     && !PA_CALLER_PAST_INSTR(frame))
+#define LOAD_CACHED_CALLER_STATE(ce_) \
+    do { \
+        unit = (ce_)->unit; \
+        PA_ASSERT(unit == pa_unit_for_code(PA_FRAME_CODE(frame))); \
+        code_base = (ce_)->code_base; \
+        to_cpy_delta = (ce_)->to_cpy_delta; \
+        cpy_base = _PyCode_CODE(PA_FRAME_CODE(frame)); \
+        names = (ce_)->names; \
+        consts = (ce_)->consts; \
+        stack_pointer = _PyFrame_GetStackPointer(frame); \
+        frame->stacktop = -1; \
+        next_instr = (ce_)->next_instr; \
+    } while (0)
+/* After LOAD_CALLER_STATE for a caller that goes on after its instruction: remember it. */
+#define CACHE_CALLER_STATE(ce_, lasti_) \
+    do { \
+        if (!PA_CALLER_PAST_INSTR(frame)) { \
+            *(ce_) = (pa_caller_entry){frame, (lasti_), unit, next_instr, code_base, \
+                                       to_cpy_delta, names, consts}; \
+        } \
+    } while (0)
 /* A frame's first entry costs a level of the recursion limit, as natively. */
 #define ENTER_RECURSION_LEVEL() \
     do { \
@@ -2297,7 +2324,17 @@ dispatch_switch:
             PA_GEN_SUSPENDED_STATE(gen_frame, oparg);
             PA_FRAME_STEP_PAST(gen_frame);
             _PyFrame_StackPush(frame, retval);
+            const void *lasti = PA_FRAME_LAST_INSTR(frame);
+            pa_caller_entry *ce = &pa_caller_cache[pa_caller_cache_index(frame, lasti)];
+            if (CALLER_CACHED(ce, lasti)) {
+                LOAD_CACHED_CALLER_STATE(ce);
+                DISPATCH();
+            }
             LOAD_CALLER_STATE();
+            /* an entry means "goes on at next_instr" to return_to_caller too */
+            if (CPY_OFFSET(next_instr) > (uint32_t)_PyInterpreterFrame_LASTI(frame)) {
+                CACHE_CALLER_STATE(ce, lasti);
+            }
             DISPATCH();
         }
         pa_gen_suspend(tstate, frame, 0);
@@ -5212,8 +5249,15 @@ handover: {
         goto return_to_caller;
     }
 
-return_to_caller:
+return_to_caller: {
     /* `retval` is the result of the inlined call the current frame is suspended in. */
+    const void *lasti = PA_FRAME_LAST_INSTR(frame);
+    pa_caller_entry *ce = &pa_caller_cache[pa_caller_cache_index(frame, lasti)];
+    if (CALLER_CACHED(ce, lasti)) {
+        LOAD_CACHED_CALLER_STATE(ce);
+        PUSH(retval);
+        goto caller_resumed;
+    }
     LOAD_CALLER_STATE();
     if (CPY_OFFSET(next_instr) <= (uint32_t)_PyInterpreterFrame_LASTI(frame)) {
         /* Suspended at the start of its instruction (f_lasti as for a call CPython 3.11
@@ -5243,7 +5287,10 @@ return_to_caller:
     }
     else {
         PUSH(retval);
+        CACHE_CALLER_STATE(ce, lasti);
     }
+    }
+caller_resumed:
     if (TRACING_CAN_HAND_OVER()) {
         /* the last instruction marks the end of the instruction this frame was in */
         PA_FRAME_HANDOVER_AT(frame, PA_FRAME_LAST_INSTR(frame), cpy_base + CPY_OFFSET(next_instr));

@@ -14,6 +14,8 @@
  * tombstones), at most half full: a lookup is a multiply, a shift and, nearly always, one
  * probe -- as cheap as the co_extra lookup it replaced (docs/architecture.md has the counts).
  */
+#include <string.h>
+
 #include "pa_internal.h"
 #include "pa_caches.h"
 
@@ -72,12 +74,16 @@ pa_unit_adopt(pa_unit *cold, pa_unit *made)
     free(made);
 }
 
+pa_caller_entry pa_caller_cache[PA_CALLER_CACHE_SIZE];
+
 void
 pa_unit_free(pa_unit *u)
 {
     if (u == NULL) {
         return;
     }
+    /* an entry may name this unit, or a frame of a code object that died (see pa_internal.h) */
+    memset(pa_caller_cache, 0, sizeof(pa_caller_cache));
     free(u->code);
     free(u->to_cpy);
     free(u->from_cpy);

@@ -504,3 +504,40 @@ pyadapt.enable()
 print(f(), pyadapt.stats()["fallbacks"]["foreign_eval_frame"])
 """)
     assert_subprocess_ok(proc, "(11, True, False) 0\n")
+
+
+def test_return_cache_frames_reused_by_other_code():
+    """Returns into inline callers go through the return cache (pa_caller_cache): keyed by
+    the caller frame's address and the instruction it is suspended at.  Frames at the same
+    addresses run different code here -- functions compiled anew each round (exec) and
+    freed, a property getter and a class's __init__ (which resume at their own instruction),
+    a generator -- and every result matches native."""
+    def round_(k):
+        ns = {}
+        exec("def inner(x):\n    return x * %d + 1\n"
+             "def outer(x):\n    t = 0\n    for i in range(x):\n        t += inner(i)\n"
+             "    return t\n" % k, ns)
+        return ns["outer"](30)
+
+    class Box:
+        def __init__(self, v):
+            self.v = v
+
+        @property
+        def twice(self):
+            return self.v * 2
+
+    def gen(n):
+        for i in range(n):
+            yield i
+
+    def main():
+        out = []
+        for k in range(40):
+            out.append(round_(k))
+            b = Box(k)
+            out.append(b.twice + sum(gen(k)))
+            out.append(round_(k % 3))
+        return out
+
+    check_with_form(main, ["CALL_PY_EXACT_ARGS"])
