@@ -1386,13 +1386,6 @@ const int pa_counts_instructions = 0;
     do { \
         _PyFrame_SetStackPointer(frame, stack_pointer); \
         PA_FRAME_SUSPEND_IN(frame, cpy_base + CPY_OFFSET(this_instr), (last_cache)); \
-        if ((last_cache) != 0 && !PA_CALLER_PAST_INSTR(frame)) { \
-            /* the return cache's entry of this caller, written now (its registers are at \
-             * hand) so that the return finds it (see pa_caller_cache_index) */ \
-            pa_caller_cache[pa_caller_cache_index(frame)] = (pa_caller_entry){ \
-                frame, PA_FRAME_LAST_INSTR(frame), unit, next_instr, code_base, \
-                to_cpy_delta, names, consts}; \
-        } \
         (new_frame)->previous = frame; \
         frame = (new_frame); \
         PA_LOOP_SET_CURRENT(cframe, frame); \
@@ -2332,7 +2325,7 @@ dispatch_switch:
             PA_FRAME_STEP_PAST(gen_frame);
             _PyFrame_StackPush(frame, retval);
             const void *lasti = PA_FRAME_LAST_INSTR(frame);
-            pa_caller_entry *ce = &pa_caller_cache[pa_caller_cache_index(frame)];
+            pa_caller_entry *ce = &pa_caller_cache[pa_caller_cache_index(frame, lasti)];
             if (CALLER_CACHED(ce, lasti)) {
                 LOAD_CACHED_CALLER_STATE(ce);
                 DISPATCH();
@@ -5259,7 +5252,7 @@ handover: {
 return_to_caller: {
     /* `retval` is the result of the inlined call the current frame is suspended in. */
     const void *lasti = PA_FRAME_LAST_INSTR(frame);
-    pa_caller_entry *ce = &pa_caller_cache[pa_caller_cache_index(frame)];
+    pa_caller_entry *ce = &pa_caller_cache[pa_caller_cache_index(frame, lasti)];
     if (CALLER_CACHED(ce, lasti)) {
         LOAD_CACHED_CALLER_STATE(ce);
         PUSH(retval);

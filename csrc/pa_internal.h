@@ -176,37 +176,30 @@ pa_unit_for_code(PyCodeObject *co)
     return pa_unit_probe(co, i);
 }
 
-/* The return cache: what the loop's LOAD_CALLER_STATE derives for a frame suspended in a
+/* The return cache: what the loop's LOAD_CALLER_STATE derived for a frame suspended in a
  * call, so that a return into it does not look its unit up again nor read from_cpy (each a
  * likely first-level data miss: the unit table, the unit and its map are spread over memory
- * that CPython's own return does not touch).  Direct-mapped on the frame's address alone,
- * in 64-byte steps: frames on the thread's frame stack are pushed and popped last-in
- * first-out and each is larger than 64 bytes, so the callers of a call chain take
- * consecutive entries and the entries in use follow the depth of the stack, a few lines
- * that stay in the first-level cache (a shadow stack without a stack pointer to keep
- * right).  An inline call (ENTER_INLINE_FRAME) writes its caller's entry, the registers at
- * hand; a return that finds another frame or instruction there (a generator's frame, a
- * frame entered by another loop, an entry taken by a deeper frame 128 frames down) derives
- * them and writes it.  An entry is valid while the frame at that address is suspended at
- * that instruction: the same code object then, so the same unit and the same result, unless
- * the unit was freed meanwhile (a code object died and another took its address), so
- * pa_unit_free empties the cache.  configure()'s re-quickening rewrites a unit's code in
- * place (the pointers stay valid).  GIL-protected.  One entry is one cache line. */
+ * that CPython's own return does not touch).  Direct-mapped on the frame's address and the
+ * instruction it is suspended at, filled by the first return there.  An entry is valid while
+ * the frame at that address is suspended at that instruction: the same code object then, so
+ * the same unit and the same result, unless the unit was freed meanwhile (a code object died
+ * and another took its address), so pa_unit_free empties the cache.  configure()'s
+ * re-quickening rewrites a unit's code in place (the pointers stay valid).  GIL-protected. */
 typedef struct {
     const void *frame;           /* NULL: empty */
-    const void *lasti;           /* PA_FRAME_LAST_INSTR(frame) while suspended */
+    const void *lasti;           /* PA_FRAME_LAST_INSTR(frame) at the return */
     pa_unit *unit;
     uint32_t *next_instr;        /* where the caller goes on */
     uint32_t *code_base;         /* unit->code */
     intptr_t to_cpy_delta;       /* see CPY_OFFSET in pa_eval.c */
     PyObject *names, *consts;    /* the code object's co_names, co_consts */
 } pa_caller_entry;
-#define PA_CALLER_CACHE_SIZE 128
+#define PA_CALLER_CACHE_SIZE 64
 extern pa_caller_entry pa_caller_cache[PA_CALLER_CACHE_SIZE];
 static inline size_t
-pa_caller_cache_index(const void *frame)
+pa_caller_cache_index(const void *frame, const void *lasti)
 {
-    return ((uintptr_t)frame >> 6) & (PA_CALLER_CACHE_SIZE - 1);
+    return (((uintptr_t)frame >> 4) + ((uintptr_t)lasti >> 1)) & (PA_CALLER_CACHE_SIZE - 1);
 }
 
 /* A unit without code for a cold code object (PA_FB_COLD); NULL out of memory. */

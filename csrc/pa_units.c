@@ -74,7 +74,7 @@ pa_unit_adopt(pa_unit *cold, pa_unit *made)
     free(made);
 }
 
-pa_caller_entry pa_caller_cache[PA_CALLER_CACHE_SIZE] __attribute__((aligned(64)));
+pa_caller_entry pa_caller_cache[PA_CALLER_CACHE_SIZE];
 
 void
 pa_unit_free(pa_unit *u)

@@ -541,3 +541,138 @@ def test_return_cache_frames_reused_by_other_code():
         return out
 
     check_with_form(main, ["CALL_PY_EXACT_ARGS"])
+
+
+# --- the return cache written at the call (frames branch) -------------------------------------
+# An inline call writes its caller's entry of pa_caller_cache (indexed by the frame's address
+# alone); the return uses it when the frame there is still suspended at that instruction.
+# Each case below breaks that: the entry is taken by another frame, emptied, or its frame
+# leaves pyadapt's loop; every result, f_lasti and traceback must stay native.
+
+
+def test_return_cache_caller_code_replaced_during_call():
+    """The callee replaces its caller's __code__ while the caller is suspended in the call:
+    the caller goes on in its own code; the next call runs the new code in a frame at the same
+    address, suspended at other instructions."""
+    def make():
+        def callee(x, swap):
+            if swap:
+                caller.__code__ = other.__code__
+            return x + 1
+
+        def caller(x, swap):
+            a = callee(x, swap)
+            b = callee(a, False)
+            return (a, b, sys._getframe().f_code.co_name)
+
+        def other(x, swap):
+            t = callee(x * 10, False)
+            return ("other", t, callee(t, False))
+
+        def main():
+            out = []
+            for i in range(30):
+                out.append(caller(i, i == 17))
+            return out
+        return main
+
+    check(make=make)
+
+
+def test_return_cache_entries_taken_by_deep_recursion():
+    """Recursion far deeper than the cache (128 entries of 64 bytes of frame stack): a deeper
+    frame takes the entry of a caller that is still suspended, whose return then derives its
+    registers again; f_lasti of the callers on the way down stays native."""
+    def deep(n, acc):
+        if n == 0:
+            f, lastis = sys._getframe(), []
+            while f is not None and f.f_code is deep.__code__:
+                lastis.append(f.f_lasti)
+                f = f.f_back
+            return acc, len(set(lastis))
+        if n % 3 == 0:
+            r = deep(n - 1, acc + 1)
+            return r[0] + 1, r[1]
+        r = deep(n - 1, acc * 2 % 1000)
+        return r[0] + 2, r[1]
+
+    def main():
+        return [deep(n, 0) for n in (5, 300, 700, 64, 129, 450)]
+
+    check_with_form(main, ["CALL_PY_EXACT_ARGS"])
+
+
+def test_return_cache_exception_unwinds_several_frames():
+    """An exception unwinds several inline frames whose entries stay behind; other calls
+    at the same depths (other frames, other instructions) then return through them."""
+    def make():
+        def thrower(n):
+            if n == 0:
+                raise ValueError("bottom")
+            return thrower(n - 1) + 1
+
+        def adder(a, b):
+            return a + b
+
+        def main():
+            out = []
+            for i in range(40):
+                try:
+                    out.append(thrower(i % 7))
+                except ValueError as e:
+                    out.append(str(e))
+                out.append(adder(adder(i, 1), adder(2, i)))
+            return out
+        return main
+
+    check(make=make)
+
+
+def test_return_cache_emptied_while_callers_suspended():
+    """A callee compiles new code and a code object dies (exec, pa_unit_free empties the
+    cache) while its callers are suspended: their returns find empty entries."""
+    def make():
+        def fresh(k):
+            ns = {}
+            exec("def f(x):\n    return x * %d\n" % k, ns)
+            return ns["f"](k)
+
+        def middle(k):
+            return fresh(k) + fresh(k + 1)
+
+        def main():
+            return [middle(k) + middle(k) for k in range(25)]
+        return main
+
+    check(make=make)
+
+
+def test_return_cache_caller_taken_over_by_cpython():
+    """A callee switches tracing on: its caller, suspended with its entry written, is handed
+    to CPython's loop at the return, which runs the rest of it (with the events)."""
+    def make():
+        events = []
+
+        def tracer(frame, event, arg):
+            events.append((frame.f_code.co_name, event, frame.f_lineno))
+            return tracer
+
+        def callee(x, on):
+            if on:
+                sys.settrace(tracer)
+            return x + 1
+
+        def caller(x, on):
+            a = callee(x, on)
+            b = a * 2
+            sys.settrace(None)
+            return b
+
+        def main():
+            return [caller(i, i % 5 == 4) for i in range(20)]
+
+        def observe():
+            return list(events)
+        return main, observe
+
+    check(make=make)
