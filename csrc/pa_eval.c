@@ -3452,9 +3452,10 @@ dispatch_switch:
             }
             if (callee == NULL || callee->reject_reason == PA_FB_COLD) {
                 /* a cold callee goes through C where CPython's loop inlines the call: the
-                 * caller shows the call's last cache entry while it runs, as natively */
-                PA_FRAME_SET_LAST_INSTR(frame, cpy_base + CPY_OFFSET(this_instr)
-                                               + PA_CPY_CALL_LAST_CACHE);
+                 * caller shows the call's last cache entry while it runs, as natively
+                 * (3.13: the call itself) */
+                PA_FRAME_SHOW_IN_CALL(frame, cpy_base + CPY_OFFSET(this_instr),
+                                      PA_CPY_CALL_LAST_CACHE);
             }
             entry_credit = PA_LOOP_ENTRY_C_LEVELS;
         }

@@ -103,7 +103,10 @@ pa_enter_loop_c_levels(PyThreadState *tstate)
  *   PA_FRAME_STEP_PAST(f)     YIELD_VALUE, RETURN_GENERATOR (no caches): the frame leaves
  *                             the loop suspended after its current instruction
  *   PA_GEN_SUSPENDED_STATE(f, yield_from)  the state a yield leaves its generator in, when
- *                             it differs from pa_gen_suspend's */
+ *                             it differs from pa_gen_suspend's
+ *   PA_FRAME_SHOW_IN_CALL(f, instr, last)  f calls through C what CPython's `instr` would
+ *                             inline: what f shows meanwhile (its last cache entry; 3.13:
+ *                             the instruction itself) */
 #ifndef PA_FRAME_NEXT_OFFSET
 #  define PA_FRAME_NEXT_OFFSET(f) (_PyInterpreterFrame_LASTI(f) + 1)
 #  define PA_FRAME_THROWN_OFFSET(f) _PyInterpreterFrame_LASTI(f)
@@ -113,6 +116,7 @@ pa_enter_loop_c_levels(PyThreadState *tstate)
 #  define PA_FRAME_HANDOVER_AT(f, last, next) PA_FRAME_SET_LAST_INSTR((f), (last))
 #  define PA_FRAME_STEP_PAST(f) ((void)0)
 #  define PA_GEN_SUSPENDED_STATE(f, yield_from) ((void)0)
+#  define PA_FRAME_SHOW_IN_CALL(f, instr, last) PA_FRAME_SET_LAST_INSTR((f), (instr) + (last))
 #endif
 /* Where a call's NULL sits on a value stack: pyadapt's call family reads it under the callable
  * (3.11's layout); a seam whose CPython keeps it above (3.13's callable, self_or_null) turns a

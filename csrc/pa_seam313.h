@@ -88,6 +88,7 @@ pa_topmost_exception(PyThreadState *tstate)
 #define PA_FRAME_HANDOVER_AT(f, last, next) \
     ((void)(last), (f)->instr_ptr = (next), (f)->return_offset = 0)
 #define PA_FRAME_STEP_PAST(f) ((f)->instr_ptr++)
+#define PA_FRAME_SHOW_IN_CALL(f, instr, last) ((void)(last), (f)->instr_ptr = (instr))
 /* 3.13's call layout puts a call's NULL above its callable, pyadapt's under it (3.13's
  * PUSH_NULL lowers to PUSH_NULL_UNDER): a frame's stack is turned over when it changes loops
  * (pa_frames.h).  In a unit without LOAD_FAST_AND_CLEAR every NULL on the stack is a call's,

@@ -272,6 +272,13 @@ def test_init_recursion_costs_two_levels_and_says_so():
 # --- f_lasti and tb_lasti of the caller -------------------------------------------------------------
 
 
+def cache_units(opcode):
+    """How many cache entries follow `opcode` (3.13's table is a dict by name)."""
+    entries = dis._inline_cache_entries
+    if isinstance(entries, dict):
+        return entries.get(dis._all_opname[opcode], 0)
+    return entries[opcode]
+
 def lasti_places(code, lasti):
     """(opname at lasti, whether lasti is the last cache entry of its instruction)."""
     for ins in dis.get_instructions(code, show_caches=True):
@@ -284,7 +291,7 @@ def lasti_places(code, lasti):
         raise AssertionError(f"no instruction at {lasti}")
     start = max(i.offset for i in dis.get_instructions(code) if i.offset < last.offset)
     op = code.co_code[start]
-    ends = start + 2 * dis._inline_cache_entries[op]
+    ends = start + 2 * cache_units(op)
     return dis.opname[op], "last cache" if lasti == ends else f"cache {lasti - start}"
 
 

@@ -60,13 +60,20 @@ def g():
 WARMUP_DEPENDENT = ({"property": "LOAD_ATTR", "getattribute": "LOAD_ATTR",
                      "generator": "FOR_ITER"} if sys.version_info >= (3, 12) else {})
 
+def cache_units(opcode):
+    """How many cache entries follow `opcode` (3.13's table is a dict by name)."""
+    entries = dis._inline_cache_entries
+    if isinstance(entries, dict):
+        return entries.get(dis._all_opname[opcode], 0)
+    return entries[opcode]
+
 def at_instruction_or_last_cache(code, lastis, opname):
     """Is every tb_lasti in `lastis` an `opname` instruction of `code` or its last cache entry?"""
     places = set()
     for ins in dis.get_instructions(code):
         if ins.opname == opname:
             places.add(ins.offset)
-            places.add(ins.offset + 2 * dis._inline_cache_entries[ins.opcode])
+            places.add(ins.offset + 2 * cache_units(ins.opcode))
     return bool(lastis) and set(lastis) <= places
 
 def observe():
