@@ -3836,7 +3836,7 @@ dispatch_switch:
             SYNC_LASTI();
             DEOPT_IF(!pa_add_store_attr_type(owner, GETITEM(names, oparg), this_instr));
         }
-        PyDictValues *values = PA_INSTANCE_VALUES(owner);
+        PyDictValues *values = PA_STORE_VALUES(owner);
         DEOPT_IF(values == NULL);
         STAT_HIT();
         STACK_SHRINK(1);

@@ -139,6 +139,13 @@ pa_enter_loop_c_levels(PyThreadState *tstate)
 /* What POP_EXCEPT puts back in the thread's exception state from the value PUSH_EXC_INFO
  * saved (None for "no exception"; a seam whose CPython keeps NULL there, 3.13, turns it
  * back, since sys.exc_info() stops at an entry holding None). */
+/* An instance's values a store may write in place (STORE_ATTR_INSTANCE_VALUE): those in use
+ * (3.11, 3.12: no dict exists then); a seam whose dicts can share the values (3.13: a dict
+ * made from them, which counts and orders their keys and tells its watchers) also requires
+ * that no dict exists, as CPython's own store does. */
+#ifndef PA_STORE_VALUES
+#  define PA_STORE_VALUES(o) PA_INSTANCE_VALUES(o)
+#endif
 #ifndef PA_EXC_STATE_VALUE
 #  define PA_EXC_STATE_VALUE(v) (v)
 #endif

@@ -245,6 +245,7 @@ pa_instance_values(PyObject *o)
 }
 #define PA_INSTANCE_VALUES(o) pa_instance_values(o)
 #define PA_MANAGED_DICT(o) _PyObject_GetManagedDict(o)
+#define PA_STORE_VALUES(o) (_PyObject_GetManagedDict(o) == NULL ? pa_instance_values(o) : NULL)
 
 #include "pa_seam312plus.h"   /* recursion counters, monitoring names, generators, ints, ... */
 
