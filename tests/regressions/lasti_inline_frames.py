@@ -22,6 +22,14 @@
 #| call with defaults [(536, 'CACHE')]
 #| generator at FOR_ITER or its last cache entry: True
 #| __getitem__ at BINARY_SUBSCR or its last cache entry: True
+# EXPECTED-STDOUT-3.13:
+#| property at LOAD_ATTR or its last cache entry: True
+#| __init__ [(340, 'CALL')]
+#| __getattribute__ at LOAD_ATTR or its last cache entry: True
+#| call [(476, 'CALL')]
+#| call with defaults [(532, 'CALL')]
+#| generator at FOR_ITER or its last cache entry: True
+#| __getitem__ at BINARY_SUBSCR or its last cache entry: True
 # 3.12 runs property getters, __getattribute__ and generators resumed by for in C until it has
 # specialized the site (the caller shows the instruction), inline after (its last cache
 # entry): when depends on CPython's own warmup, so only the two places are checked there.

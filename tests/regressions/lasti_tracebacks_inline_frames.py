@@ -20,6 +20,14 @@
 #| call [('KeyError', 16, 308, 'CACHE')]
 #| call with defaults [('KeyError', 18, 340, 'CACHE')]
 #| generator [('KeyError', 20)] at FOR_ITER or its last cache entry: True
+# EXPECTED-STDOUT-3.13:
+#| property [('KeyError', 8)] at LOAD_ATTR or its last cache entry: True
+#| init [('KeyError', 10, 208, 'CALL')]
+#| init returns 1 [('TypeError', 12, 244, 'CALL')]
+#| getattribute [('KeyError', 14)] at LOAD_ATTR or its last cache entry: True
+#| call [('KeyError', 16, 320, 'CALL')]
+#| call with defaults [('KeyError', 18, 356, 'CALL')]
+#| generator [('KeyError', 20)] at FOR_ITER or its last cache entry: True
 # 3.12 runs property getters, __getattribute__ and generators resumed by for in C until it has
 # specialized the site (the traceback shows the instruction), inline after (its last cache
 # entry): when depends on CPython's own warmup, so only the two places are checked there.
