@@ -4825,6 +4825,7 @@ dispatch_switch:
                 DISPATCH();
             }
             it->it_seq = NULL;
+            PA_LISTITER_EXHAUSTED(it);
             DECREF_SYNC(seq);
         }
         STACK_SHRINK(1);

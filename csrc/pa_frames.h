@@ -274,6 +274,12 @@ int pa_handle_pending(PyThreadState *tstate);
 
 /* Layouts CPython's headers keep private in 3.11 and 3.12 (mirrored, same fields). */
 typedef struct { PyObject_HEAD Py_ssize_t it_index; PyListObject *it_seq; } pa_listiter;
+/* A list iterator FOR_ITER_LIST exhausts: it_seq released and cleared, and, for a seam whose
+ * list iterator reads a negative it_index as "exhausted" (3.13: __next__ and __length_hint__
+ * test only that, and would read the NULL it_seq), it_index set so. */
+#ifndef PA_LISTITER_EXHAUSTED
+#  define PA_LISTITER_EXHAUSTED(it) ((void)0)
+#endif
 typedef struct { PyObject_HEAD Py_ssize_t it_index; PyTupleObject *it_seq; } pa_tupleiter;
 typedef struct { PyObject_HEAD PyObject *prop_get, *prop_set, *prop_del, *prop_doc, *prop_name;
                  int getter_doc; } pa_property;
