@@ -1624,10 +1624,14 @@ handle_eval_breaker_backward:
      * error raised there at the unit before the jump's target (its next instruction less
      * one), while the traceback and f_lasti show the jump.  The two differ where the jump is
      * outside the try block that holds its target (3.12 leaves a loop's closing
-     * JUMP_BACKWARD out of the exception table): the error is caught all the same. */
+     * JUMP_BACKWARD out of the exception table): the error is caught all the same.  3.13's
+     * loop checks before it jumps, and looks the handler up at the jump itself: there the
+     * error leaves such a try block (PA_BACKWARD_BREAKER_ERROR_AT_JUMP). */
     SYNC_LASTI();
     if (pa_handle_pending(tstate) != 0) {
-        this_instr = next_instr - 1;   /* `error` reads the frame's lasti, not this_instr */
+        if (!PA_BACKWARD_BREAKER_ERROR_AT_JUMP) {
+            this_instr = next_instr - 1;   /* `error` reads the frame's lasti, not this_instr */
+        }
         goto error;
     }
     DISPATCH();

@@ -146,6 +146,13 @@ pa_enter_loop_c_levels(PyThreadState *tstate)
 #ifndef PA_STORE_VALUES
 #  define PA_STORE_VALUES(o) PA_INSTANCE_VALUES(o)
 #endif
+/* Where the handler of an error the eval breaker raises at a backward jump is looked up:
+ * at the unit before the jump's target (0: 3.11 and 3.12 check after jumping) or at the jump
+ * itself (1: 3.13 checks before jumping, so an error there is outside a try block that leaves
+ * the loop's closing jump out of its range). */
+#ifndef PA_BACKWARD_BREAKER_ERROR_AT_JUMP
+#  define PA_BACKWARD_BREAKER_ERROR_AT_JUMP 0
+#endif
 #ifndef PA_EXC_STATE_VALUE
 #  define PA_EXC_STATE_VALUE(v) (v)
 #endif

@@ -245,6 +245,8 @@ pa_instance_values(PyObject *o)
 }
 #define PA_INSTANCE_VALUES(o) pa_instance_values(o)
 #define PA_MANAGED_DICT(o) _PyObject_GetManagedDict(o)
+/* 3.13's JUMP_BACKWARD checks the eval breaker before it jumps (pa_frames.h) */
+#define PA_BACKWARD_BREAKER_ERROR_AT_JUMP 1
 /* 3.13's list iterator is exhausted when its index is negative (listiter_next) */
 #define PA_LISTITER_EXHAUSTED(it) ((it)->it_index = -1)
 #define PA_STORE_VALUES(o) (_PyObject_GetManagedDict(o) == NULL ? pa_instance_values(o) : NULL)
