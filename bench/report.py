@@ -215,14 +215,23 @@ def _ratio(row, a, b):
     return None
 
 
-# "native" is the interpreter pyadapt runs on (the suite is run by it: 3.11 or 3.12)
+# "native" is the interpreter pyadapt runs on (the suite is run by it: 3.11 or 3.12); its label
+# is that run's version (_labels), which need not be the version printing the tables
 LABELS = {"native-3.10": "3.10", "native": "%d.%d" % sys.version_info[:2], "generic": "generic",
           "adaptive": "adaptive"}
+
+
+def _labels(pythons):
+    """LABELS with "native" named by the version the run's native mode recorded."""
+    labels = dict(LABELS)
+    if "native" in pythons:
+        labels["native"] = ".".join(pythons["native"].split()[0].split(".")[:2])
+    return labels
 RATIOS = (("adaptive", "generic"), ("generic", "native"), ("adaptive", "native"), ("adaptive", "native-3.10"),
           ("native", "native-3.10"))
 
 
-def _suite_tables(names, rows, text, md, what, unit):
+def _suite_tables(names, rows, text, md, what, unit, labels):
     """The times-and-ratios table and the counters table of one suite, appended to text/md."""
     def both(s):
         text.append(s)
@@ -232,9 +241,9 @@ def _suite_tables(names, rows, text, md, what, unit):
     present = [s for s in MODE_FILES if any(s in r for r in rows.values())]
     per_call = what == "workload"  # the own suite: every time in ms
     fmt_time = _fmt_time if per_call else _fmt_time_with_unit
-    header = [what] + [("%s (ms)" if per_call else "%s") % LABELS[s] for s in present]
+    header = [what] + [("%s (ms)" if per_call else "%s") % labels[s] for s in present]
     ratio_cols = [(a, b) for a, b in RATIOS if a in present and b in present]
-    header += ["%s/%s" % (LABELS[a], LABELS[b]) for a, b in ratio_cols]
+    header += ["%s/%s" % (labels[a], labels[b]) for a, b in ratio_cols]
     table = []
     warnings = []
     for name in names:
@@ -256,8 +265,8 @@ def _suite_tables(names, rows, text, md, what, unit):
     md.append(_table(header, table, True))
     both("")
     both("times: median ±stdev of pyperf's values, %s; ratios" % unit + ": of medians from this "
-         "run, below 1.00 = the first named is faster (adaptive/3.11 0.80: pyadapt takes 80% of "
-         "CPython 3.11's time).")
+         "run, below 1.00 = the first named is faster (adaptive/%s 0.80: pyadapt takes 80%% of "
+         "CPython %s's time)." % (labels["native"], labels["native"]))
     for w in warnings:
         both("WARNING: " + w)
 
@@ -316,6 +325,7 @@ def render(directory):
             if stem in r:
                 pythons[stem] = r[stem]["python"]
                 break
+    labels = _labels(pythons)
     head = "pyadapt benchmarks"
     if info:
         head += " -- %s, %s" % (info.get("date", "?"), info.get("machine", "?"))
@@ -332,7 +342,7 @@ def render(directory):
     cols = []
     for stem, what in (("native-3.10", "native CPython %s"), ("native", "native CPython %s")):
         if stem in pythons:
-            cols.append("%s = %s" % (LABELS[stem], what % pythons[stem].split()[0]))
+            cols.append("%s = %s" % (labels[stem], what % pythons[stem].split()[0]))
     if "generic" in pythons or "adaptive" in pythons:
         cols.append("generic/adaptive = pyadapt on CPython %s, specialization off/on"
                     % pythons.get("adaptive", pythons.get("generic", "3.11")).split()[0])
@@ -348,7 +358,7 @@ def render(directory):
     both("")
 
     if names:
-        _suite_tables(names, rows, text, md, "workload", "per workload call")
+        _suite_tables(names, rows, text, md, "workload", "per workload call", labels)
     if std_names:
         if names:
             both("")
@@ -359,7 +369,7 @@ def render(directory):
                 "; load average min %.2f, median %.2f, max %.2f" % (
                     min(std_loads), statistics.median(std_loads), max(std_loads))))
         both("")
-        _suite_tables(std_names, std_rows, text, md, "benchmark", "per benchmark iteration")
+        _suite_tables(std_names, std_rows, text, md, "benchmark", "per benchmark iteration", labels)
     elif info.get("pyperformance_skipped"):
         both("")
         both("pyperformance benchmarks skipped: %s" % info["pyperformance_skipped"])

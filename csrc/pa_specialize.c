@@ -46,6 +46,7 @@
     X(KWNAMES, "call with keyword arguments") \
     X(ARGS_SHAPE, "arguments do not match the parameters simply") \
     X(UNCOMPILABLE, "callee could not be compiled") \
+    X(NOT_COMPILED, "callee not compiled yet (too few calls: tried again after the backoff)") \
     X(CUSTOM_NEW, "class with custom __new__ or metaclass") \
     X(ITERATOR, "iterator type not specialized") \
     X(GEN_STATE, "generator running or finished") \
@@ -206,24 +207,40 @@ descr_class_fixed(PyObject *descr)
     return (Py_TYPE(descr)->tp_flags & Py_TPFLAGS_IMMUTABLETYPE) != 0;
 }
 
-/* A Python function that can be called with exactly `nargs` positional arguments and
- * nothing else, in an inline frame. */
+/* Whether the code of an inline callee has a unit to run: PA_FAIL_NONE, PA_FAIL_NOT_COMPILED
+ * (none yet, or cold: the hook and the loop's calls compile it by their rules, and the site
+ * tries again after its backoff), PA_FAIL_UNCOMPILABLE (the compiler refused it).  The
+ * specializer never compiles: compiling is the hook's decision (compile_after), and the
+ * specializer stays a function of what the site saw. */
 static int
-simple_function(PyObject *f, int nargs)
+callee_unit_kind(PyCodeObject *co)
+{
+    pa_unit *u = pa_unit_for_code(co);
+    if (u == NULL || u->reject_reason == PA_FB_COLD) {
+        return PA_FAIL_NOT_COMPILED;
+    }
+    return u->reject_reason == 0 ? PA_FAIL_NONE : PA_FAIL_UNCOMPILABLE;
+}
+
+/* Whether `f` is a Python function that can be called with exactly `nargs` positional
+ * arguments and nothing else, in an inline frame: PA_FAIL_NONE, or `kind` (the caller's
+ * failure kind for a callable of another shape), or callee_unit_kind's. */
+static int
+simple_function(PyObject *f, int nargs, int kind)
 {
     if (f == NULL || !PyFunction_Check(f)) {
-        return 0;
+        return kind;
     }
     PyCodeObject *co = (PyCodeObject *)((PyFunctionObject *)f)->func_code;
     if (co->co_flags & (CO_VARARGS | CO_VARKEYWORDS | CO_GENERATOR | CO_COROUTINE
                         | CO_ASYNC_GENERATOR | CO_ITERABLE_COROUTINE)) {
-        return 0;
+        return kind;
     }
-    if (co->co_argcount != nargs || co->co_kwonlyargcount != 0) {
-        return 0;
+    if (co->co_argcount != nargs || co->co_kwonlyargcount != 0
+            || pa_func_version((PyFunctionObject *)f) == 0) {
+        return kind;
     }
-    pa_unit *u = pa_get_or_compile(co);
-    return u != NULL && u->reject_reason == 0 && pa_func_version((PyFunctionObject *)f) != 0;
+    return callee_unit_kind(co);
 }
 
 /* A module attribute: `version_field` gets the module dict's keys version, `index_field`
@@ -398,11 +415,15 @@ specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
     if (tp->tp_getattro != PyObject_GenericGetAttr) {
         /* A Python __getattribute__ (and no __getattr__): call it directly. */
         PyObject *getattribute = _PyType_Lookup(tp, &_Py_ID(__getattribute__));
+        int python = getattribute != NULL && PyFunction_Check(getattribute);
         if (!(tp->tp_flags & Py_TPFLAGS_HEAPTYPE)
-                || _PyType_Lookup(tp, &_Py_ID(__getattr__)) != NULL
-                || !simple_function(getattribute, 2)) {
-            kind = getattribute != NULL && PyFunction_Check(getattribute)
-                   ? PA_FAIL_GETATTRIBUTE : PA_FAIL_GETATTRO;
+                || _PyType_Lookup(tp, &_Py_ID(__getattr__)) != NULL) {
+            kind = python ? PA_FAIL_GETATTRIBUTE : PA_FAIL_GETATTRO;
+            goto done;
+        }
+        kind = simple_function(getattribute, 2,
+                               python ? PA_FAIL_GETATTRIBUTE : PA_FAIL_GETATTRO);
+        if (kind != PA_FAIL_NONE) {
             goto done;
         }
         if (other_hook_in_slot()) {
@@ -429,8 +450,8 @@ specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
         }
         if (dt == &PyProperty_Type) {
             PyObject *fget = ((pa_property *)descr)->prop_get;
-            if (fget == NULL || !simple_function(fget, 1)) {
-                kind = PA_FAIL_DESCRIPTOR;
+            kind = simple_function(fget, 1, PA_FAIL_DESCRIPTOR);
+            if (kind != PA_FAIL_NONE) {
                 goto done;
             }
             if (other_hook_in_slot()) {
@@ -937,8 +958,8 @@ specialize_binary_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
             kind = PA_FAIL_NO_TYPE_VERSION;
             goto fail;
         }
-        if (!simple_function(getitem, 2)) {
-            kind = PA_FAIL_CALLABLE;
+        kind = simple_function(getitem, 2, PA_FAIL_CALLABLE);
+        if (kind != PA_FAIL_NONE) {
             goto fail;
         }
         if (other_hook_in_slot()) {
@@ -1042,9 +1063,8 @@ specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwname
             kind = PA_FAIL_ARGS_SHAPE;
             goto fail;
         }
-        pa_unit *u = pa_get_or_compile(co);
-        if (u == NULL || u->reject_reason != 0) {
-            kind = PA_FAIL_UNCOMPILABLE;
+        kind = callee_unit_kind(co);
+        if (kind != PA_FAIL_NONE) {
             goto fail;
         }
         Py_ssize_t ndefaults = func->func_defaults ? PyTuple_GET_SIZE(func->func_defaults) : 0;
@@ -1117,8 +1137,8 @@ specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwname
                 kind = kwnames != NULL ? PA_FAIL_KWNAMES : PA_FAIL_ARGS_SHAPE;
                 goto fail;
             }
-            if (!simple_function(init, nargs + 1)) {
-                kind = PA_FAIL_UNCOMPILABLE;
+            kind = simple_function(init, nargs + 1, PA_FAIL_ARGS_SHAPE);
+            if (kind != PA_FAIL_NONE) {
                 goto fail;
             }
             if (other_hook_in_slot()) {

@@ -533,6 +533,34 @@ def test_failure_kinds_are_named_and_back_off():
     assert fam["failures"] < 20
 
 
+def test_specializer_does_not_compile_the_callee():
+    """A call site whose callee has no unit yet is not specialized by compiling the callee
+    (compiling is the hook's and the loop's decision, compile_after included): the attempt
+    fails as "not compiled yet", the generic call compiles the callee, and the attempt after
+    the backoff specializes."""
+    def callee(x):
+        return x + 1
+
+    def caller(n):
+        t = 0
+        for _ in range(n):
+            t = callee(t)
+        return t
+
+    pyadapt.configure(specialize=True, warmup=0)
+    pyadapt.reset_stats()
+    try:
+        assert pyadapt.run(caller, 50) == caller(50) == 50
+        sites = [i for i in pyadapt.get_instructions(caller) if i.family == "CALL"]
+    finally:
+        pyadapt.configure(specialize=True, warmup=2)
+    kinds = pyadapt.stats()["families"]["CALL"]["failure_kinds"]
+    assert any(k.startswith("callee not compiled yet") for k in kinds), kinds
+    # range(n), then callee(t)
+    assert [i.opname for i in sites] == ["CALL_BUILTIN_CLASS", "CALL_PY_EXACT_ARGS"], sites
+    assert sites[1].hits > 40
+
+
 # ---- dynamism: the program changes its mind after specialization; results stay native
 # and pyadapt's statistics show the guard failing (misses, deopts) or re-specializing ----
 
