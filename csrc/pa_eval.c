@@ -1624,10 +1624,14 @@ handle_eval_breaker_backward:
      * error raised there at the unit before the jump's target (its next instruction less
      * one), while the traceback and f_lasti show the jump.  The two differ where the jump is
      * outside the try block that holds its target (3.12 leaves a loop's closing
-     * JUMP_BACKWARD out of the exception table): the error is caught all the same. */
+     * JUMP_BACKWARD out of the exception table): the error is caught all the same.  3.13's
+     * loop checks before it jumps, and looks the handler up at the jump itself: there the
+     * error leaves such a try block (PA_BACKWARD_BREAKER_ERROR_AT_JUMP). */
     SYNC_LASTI();
     if (pa_handle_pending(tstate) != 0) {
-        this_instr = next_instr - 1;   /* `error` reads the frame's lasti, not this_instr */
+        if (!PA_BACKWARD_BREAKER_ERROR_AT_JUMP) {
+            this_instr = next_instr - 1;   /* `error` reads the frame's lasti, not this_instr */
+        }
         goto error;
     }
     DISPATCH();
@@ -3452,9 +3456,10 @@ dispatch_switch:
             }
             if (callee == NULL || callee->reject_reason == PA_FB_COLD) {
                 /* a cold callee goes through C where CPython's loop inlines the call: the
-                 * caller shows the call's last cache entry while it runs, as natively */
-                PA_FRAME_SET_LAST_INSTR(frame, cpy_base + CPY_OFFSET(this_instr)
-                                               + PA_CPY_CALL_LAST_CACHE);
+                 * caller shows the call's last cache entry while it runs, as natively
+                 * (3.13: the call itself) */
+                PA_FRAME_SHOW_IN_CALL(frame, cpy_base + CPY_OFFSET(this_instr),
+                                      PA_CPY_CALL_LAST_CACHE);
             }
             entry_credit = PA_LOOP_ENTRY_C_LEVELS;
         }
@@ -3835,7 +3840,7 @@ dispatch_switch:
             SYNC_LASTI();
             DEOPT_IF(!pa_add_store_attr_type(owner, GETITEM(names, oparg), this_instr));
         }
-        PyDictValues *values = PA_INSTANCE_VALUES(owner);
+        PyDictValues *values = PA_STORE_VALUES(owner);
         DEOPT_IF(values == NULL);
         STAT_HIT();
         STACK_SHRINK(1);
@@ -4824,6 +4829,7 @@ dispatch_switch:
                 DISPATCH();
             }
             it->it_seq = NULL;
+            PA_LISTITER_EXHAUSTED(it);
             DECREF_SYNC(seq);
         }
         STACK_SHRINK(1);

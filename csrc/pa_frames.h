@@ -103,7 +103,10 @@ pa_enter_loop_c_levels(PyThreadState *tstate)
  *   PA_FRAME_STEP_PAST(f)     YIELD_VALUE, RETURN_GENERATOR (no caches): the frame leaves
  *                             the loop suspended after its current instruction
  *   PA_GEN_SUSPENDED_STATE(f, yield_from)  the state a yield leaves its generator in, when
- *                             it differs from pa_gen_suspend's */
+ *                             it differs from pa_gen_suspend's
+ *   PA_FRAME_SHOW_IN_CALL(f, instr, last)  f calls through C what CPython's `instr` would
+ *                             inline: what f shows meanwhile (its last cache entry; 3.13:
+ *                             the instruction itself) */
 #ifndef PA_FRAME_NEXT_OFFSET
 #  define PA_FRAME_NEXT_OFFSET(f) (_PyInterpreterFrame_LASTI(f) + 1)
 #  define PA_FRAME_THROWN_OFFSET(f) _PyInterpreterFrame_LASTI(f)
@@ -113,6 +116,7 @@ pa_enter_loop_c_levels(PyThreadState *tstate)
 #  define PA_FRAME_HANDOVER_AT(f, last, next) PA_FRAME_SET_LAST_INSTR((f), (last))
 #  define PA_FRAME_STEP_PAST(f) ((void)0)
 #  define PA_GEN_SUSPENDED_STATE(f, yield_from) ((void)0)
+#  define PA_FRAME_SHOW_IN_CALL(f, instr, last) PA_FRAME_SET_LAST_INSTR((f), (instr) + (last))
 #endif
 /* Where a call's NULL sits on a value stack: pyadapt's call family reads it under the callable
  * (3.11's layout); a seam whose CPython keeps it above (3.13's callable, self_or_null) turns a
@@ -135,6 +139,20 @@ pa_enter_loop_c_levels(PyThreadState *tstate)
 /* What POP_EXCEPT puts back in the thread's exception state from the value PUSH_EXC_INFO
  * saved (None for "no exception"; a seam whose CPython keeps NULL there, 3.13, turns it
  * back, since sys.exc_info() stops at an entry holding None). */
+/* An instance's values a store may write in place (STORE_ATTR_INSTANCE_VALUE): those in use
+ * (3.11, 3.12: no dict exists then); a seam whose dicts can share the values (3.13: a dict
+ * made from them, which counts and orders their keys and tells its watchers) also requires
+ * that no dict exists, as CPython's own store does. */
+#ifndef PA_STORE_VALUES
+#  define PA_STORE_VALUES(o) PA_INSTANCE_VALUES(o)
+#endif
+/* Where the handler of an error the eval breaker raises at a backward jump is looked up:
+ * at the unit before the jump's target (0: 3.11 and 3.12 check after jumping) or at the jump
+ * itself (1: 3.13 checks before jumping, so an error there is outside a try block that leaves
+ * the loop's closing jump out of its range). */
+#ifndef PA_BACKWARD_BREAKER_ERROR_AT_JUMP
+#  define PA_BACKWARD_BREAKER_ERROR_AT_JUMP 0
+#endif
 #ifndef PA_EXC_STATE_VALUE
 #  define PA_EXC_STATE_VALUE(v) (v)
 #endif
@@ -263,6 +281,12 @@ int pa_handle_pending(PyThreadState *tstate);
 
 /* Layouts CPython's headers keep private in 3.11 and 3.12 (mirrored, same fields). */
 typedef struct { PyObject_HEAD Py_ssize_t it_index; PyListObject *it_seq; } pa_listiter;
+/* A list iterator FOR_ITER_LIST exhausts: it_seq released and cleared, and, for a seam whose
+ * list iterator reads a negative it_index as "exhausted" (3.13: __next__ and __length_hint__
+ * test only that, and would read the NULL it_seq), it_index set so. */
+#ifndef PA_LISTITER_EXHAUSTED
+#  define PA_LISTITER_EXHAUSTED(it) ((void)0)
+#endif
 typedef struct { PyObject_HEAD Py_ssize_t it_index; PyTupleObject *it_seq; } pa_tupleiter;
 typedef struct { PyObject_HEAD PyObject *prop_get, *prop_set, *prop_del, *prop_doc, *prop_name;
                  int getter_doc; } pa_property;

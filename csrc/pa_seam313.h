@@ -88,6 +88,7 @@ pa_topmost_exception(PyThreadState *tstate)
 #define PA_FRAME_HANDOVER_AT(f, last, next) \
     ((void)(last), (f)->instr_ptr = (next), (f)->return_offset = 0)
 #define PA_FRAME_STEP_PAST(f) ((f)->instr_ptr++)
+#define PA_FRAME_SHOW_IN_CALL(f, instr, last) ((void)(last), (f)->instr_ptr = (instr))
 /* 3.13's call layout puts a call's NULL above its callable, pyadapt's under it (3.13's
  * PUSH_NULL lowers to PUSH_NULL_UNDER): a frame's stack is turned over when it changes loops
  * (pa_frames.h).  In a unit without LOAD_FAST_AND_CLEAR every NULL on the stack is a call's,
@@ -244,6 +245,11 @@ pa_instance_values(PyObject *o)
 }
 #define PA_INSTANCE_VALUES(o) pa_instance_values(o)
 #define PA_MANAGED_DICT(o) _PyObject_GetManagedDict(o)
+/* 3.13's JUMP_BACKWARD checks the eval breaker before it jumps (pa_frames.h) */
+#define PA_BACKWARD_BREAKER_ERROR_AT_JUMP 1
+/* 3.13's list iterator is exhausted when its index is negative (listiter_next) */
+#define PA_LISTITER_EXHAUSTED(it) ((it)->it_index = -1)
+#define PA_STORE_VALUES(o) (_PyObject_GetManagedDict(o) == NULL ? pa_instance_values(o) : NULL)
 
 #include "pa_seam312plus.h"   /* recursion counters, monitoring names, generators, ints, ... */
 

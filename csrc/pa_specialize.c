@@ -270,15 +270,17 @@ module_attr(PyObject *module, PyObject *name, uint32_t *version_field, uint32_t 
 
 /* Where an instance of a managed-dict type keeps `name`: in its inline values (*in_values
  * = 1, *where = index in the type's shared keys) or in its materialized __dict__ (*where =
- * the entry's index, used as a hint).  Returns a failure kind, PA_FAIL_NONE if found. */
+ * the entry's index, used as a hint), for a load or a `store`.  Returns a failure kind,
+ * PA_FAIL_NONE if found. */
 static int
-instance_storage(PyObject *owner, PyObject *name, int *in_values, uint32_t *where)
+instance_storage(PyObject *owner, PyObject *name, int store, int *in_values, uint32_t *where)
 {
     PyTypeObject *tp = Py_TYPE(owner);
     if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT)) {
         return PA_FAIL_NO_MANAGED_DICT;
     }
-    if (PA_INSTANCE_VALUES(owner) != NULL) {
+    /* a store into values a dict shares goes through the dict (3.13; PA_STORE_VALUES) */
+    if ((store ? PA_STORE_VALUES(owner) : PA_INSTANCE_VALUES(owner)) != NULL) {
         PyDictKeysObject *keys = ((PyHeapTypeObject *)tp)->ht_cached_keys;
         Py_ssize_t index = keys != NULL ? pa_keys_index(keys, name) : -1;
         if (index < 0) {
@@ -487,7 +489,7 @@ specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
     }
     int in_values;
     uint32_t where;
-    kind = instance_storage(owner, name, &in_values, &where);
+    kind = instance_storage(owner, name, 0, &in_values, &where);
     if (kind != PA_FAIL_NONE) {
         goto done;
     }
@@ -614,7 +616,7 @@ specialize_store_attr(PyObject *owner, PyObject *name, uint32_t *instr)
     }
     int in_values;
     uint32_t where;
-    kind = instance_storage(owner, name, &in_values, &where);
+    kind = instance_storage(owner, name, 1, &in_values, &where);
     if (kind != PA_FAIL_NONE) {
         goto fail;
     }

@@ -28,8 +28,12 @@ class _SubinterpreterImportError(ImportError):
 def _in_subinterpreter():
     try:
         import _xxsubinterpreters as interpreters
-    except ImportError:   # a build without subinterpreters
-        return False
+    except ImportError:
+        try:
+            import _interpreters as interpreters     # its name from 3.13 on
+        except ImportError:   # a build without subinterpreters
+            return False
+    # 3.13's ids are (id, how it was created) pairs: different interpreters, different pairs
     return interpreters.get_current() != interpreters.get_main()
 
 

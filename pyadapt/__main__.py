@@ -624,6 +624,7 @@ def main(argv=None):
         sys.argv[:] = ["-c", *args]
         code = _compile_or_exit(_compile_string, target, "<string>")
         _report_sources["<string>"] = target
+        _register_command_source(target)
         attrs = None
     main_module = _new_main(attrs)
     if _outputs(opts):
@@ -632,6 +633,18 @@ def main(argv=None):
         # the module level.
         _kept_for_report.append(code)
     _run_toplevel(opts, exec, (code, main_module.__dict__), python_console_follows)
+
+
+def _register_command_source(source):
+    """python 3.13 puts the source of -c in linecache under "<string>" before running it
+    (the command and a newline, as its parser read it), so that tracebacks and warnings show
+    its lines; python -m pyadapt -c does the same there."""
+    if sys.version_info >= (3, 13):
+        import linecache
+
+        source += "\n"
+        linecache.cache["<string>"] = (len(source), None,
+                                       [line + "\n" for line in source.splitlines()], "<string>")
 
 
 def _compile_or_exit(compile_function, *args):

@@ -453,6 +453,16 @@ def _resolve_also(root, also):
     return codes
 
 
+def attributes_in_dict_only(o):
+    """Leave o's attributes in its __dict__ alone, where LOAD_ATTR_WITH_HINT and
+    STORE_ATTR_WITH_HINT read them, and return that dict.  Materializing the dict does that
+    on 3.11 and 3.12; 3.13 keeps the values inline beside a materialized dict (natively too:
+    LOAD_ATTR_INSTANCE_VALUE goes on hitting) until the dict is replaced."""
+    if sys.version_info >= (3, 13):
+        o.__dict__ = dict(o.__dict__)
+    return o.__dict__
+
+
 def check(func=None, args=(), kwargs=None, *, make=None, also=(), schedule=SCHEDULE, name=None):
     """Run natively once, then under pyadapt per ``schedule``; fail on any observable difference.
 

@@ -568,10 +568,10 @@ def test_import_pyadapt_loads_only_the_core():
         "new = sorted(set(sys.modules) - before)\n"
         "print([m for m in new if not m.startswith('pyadapt') and m not in "
         "('_cffi_backend', 'opcode', '_opcode', '_opcode_metadata', '_xxsubinterpreters', "
-        "'types') + (('gc',) if sys.version_info >= (3, 12) else ())])\n"
+        "'_interpreters', 'types') + (('gc',) if sys.version_info >= (3, 12) else ())])\n"
         # 3.13's opcode module imports _opcode_metadata; on 3.12+ the core looks up
         # gc.collect when it loads, for the collections the eval breaker runs
-        # (docs/architecture.md, "CPython 3.12")
+        # (docs/architecture.md, "CPython 3.12"); _interpreters is 3.13's _xxsubinterpreters
         "print([m for m in new if m.startswith('pyadapt')])\n"
         "print(all(n in dir(pyadapt) for n in pyadapt.__all__))\n"
         "from pyadapt import stats, report\n"

@@ -588,8 +588,11 @@ def test_console_set_up_is_native(tmp_path, args):
     """The console's set-up (ctypes, PYTHONSTARTUP's reading, the launcher's own functions)
     is not compiled by pyadapt; the statements typed in it are."""
     write(tmp_path / "startup.py", "started = True\n")
-    statement = ("from pyadapt import _pyadapt\n"
-                 "print('COMPILED', sorted({c.co_filename for c in _pyadapt._compiled_codes()}))\n")
+    # the statement names its own code's file: python's console calls it "<stdin>", and
+    # 3.13's "<stdin>-N", N counting the statements read
+    statement = ("from pyadapt import _pyadapt; import sys\n"
+                 "print('COMPILED', sorted({c.co_filename for c in _pyadapt._compiled_codes()}),"
+                 " repr(sys._getframe().f_code.co_filename))\n")
     proc = run_pyadapt(args, tmp_path, stdin=statement,
                        env=child_env(PYTHONSTARTUP=str(tmp_path / "startup.py")))
     assert proc.returncode == 0, describe(proc)
@@ -597,9 +600,10 @@ def test_console_set_up_is_native(tmp_path, args):
     import ast
     import pyadapt
 
-    files = ast.literal_eval(line[len("COMPILED "):])
+    files, _, typed = line[len("COMPILED "):].rpartition(" ")
+    files, typed = ast.literal_eval(files), ast.literal_eval(typed)
     package = os.path.dirname(pyadapt.__file__)
-    assert "<stdin>" in files
+    assert typed.startswith("<stdin>") and typed in files, (typed, files)
     assert not [f for f in files if f.startswith(package) or "ctypes" in f], files
     if len(args) == 1:
         assert str(tmp_path / "startup.py") in files   # PYTHONSTARTUP ran, under pyadapt

@@ -2,6 +2,8 @@
 threads run, an asynchronous exception reaches the loop. Each runs in a subprocess with a timeout:
 a loop that never looks at the breaker hangs, and a hang must fail one test, not the whole run."""
 
+import sys
+
 from harness import assert_subprocess_ok, run_python
 
 
@@ -156,7 +158,8 @@ def test_async_exception_at_a_loops_closing_jump_is_caught_as_natively():
     before the jump's target, as CPython's loop finds it: 3.12 leaves a loop's closing
     JUMP_BACKWARD out of the try block's exception table (once an Alarm from another thread
     escaped the `try` under pyadapt about one run in three).  The loop makes no call, so only
-    the jump sees the breaker; native, generic and adaptive runs must all catch it."""
+    the jump sees the breaker; native, generic and adaptive runs must all catch it (3.13.0:
+    must all let it out, as its loop looks the handler up at the jump itself)."""
     proc = run_python(
         """
 import ctypes, threading, time
@@ -185,14 +188,26 @@ def spin(n):
     finally:
         t.join()
 
-print("native", spin(10**10))
+def outcome(call, *args):
+    try:
+        return call(*args)
+    except Alarm as e:     # not caught in spin (natively on 3.13.0: see the docstring)
+        tb = e.__traceback__
+        while tb.tb_next is not None:
+            tb = tb.tb_next
+        return "escaped at line %d" % (tb.tb_lineno - spin.__code__.co_firstlineno)
+
+print("native", outcome(spin, 10**10))
 for specialize in (False, True):
     pyadapt.configure(specialize=specialize)
     before = pyadapt.stats()["frames"]
-    result = pyadapt.run(spin, 10**10)
+    result = outcome(pyadapt.run, spin, 10**10)
     print("specialize" if specialize else "generic", result, pyadapt.stats()["frames"] > before)
 """,
         timeout=60,
     )
-    assert_subprocess_ok(proc, "native caught at line 7\ngeneric caught at line 7 True\n"
-                               "specialize caught at line 7 True\n")
+    # 3.13.0 checks the breaker before the jump and looks the handler up there: the Alarm
+    # leaves the try (natively; cpython gh-139622 looks like it); 3.11 and 3.12 catch it
+    native = ("caught at line 7" if sys.version_info < (3, 13) else "escaped at line 7")
+    assert_subprocess_ok(proc, f"native {native}\ngeneric {native} True\n"
+                               f"specialize {native} True\n")

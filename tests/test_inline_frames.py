@@ -272,6 +272,13 @@ def test_init_recursion_costs_two_levels_and_says_so():
 # --- f_lasti and tb_lasti of the caller -------------------------------------------------------------
 
 
+def cache_units(opcode):
+    """How many cache entries follow `opcode` (3.13's table is a dict by name)."""
+    entries = dis._inline_cache_entries
+    if isinstance(entries, dict):
+        return entries.get(dis._all_opname[opcode], 0)
+    return entries[opcode]
+
 def lasti_places(code, lasti):
     """(opname at lasti, whether lasti is the last cache entry of its instruction)."""
     for ins in dis.get_instructions(code, show_caches=True):
@@ -284,7 +291,7 @@ def lasti_places(code, lasti):
         raise AssertionError(f"no instruction at {lasti}")
     start = max(i.offset for i in dis.get_instructions(code) if i.offset < last.offset)
     op = code.co_code[start]
-    ends = start + 2 * dis._inline_cache_entries[op]
+    ends = start + 2 * cache_units(op)
     return dis.opname[op], "last cache" if lasti == ends else f"cache {lasti - start}"
 
 
@@ -329,6 +336,14 @@ def observed_in_child(program, forms):
     return eval(proc.stdout)      # noqa: S307 - the repr of lists, dicts, tuples and str
 
 
+def native_caller_shows_in_call():
+    """What a caller's f_lasti shows natively while CPython runs its Python callee inline: the
+    CALL's last cache entry (3.11, 3.12: "CACHE") or the CALL itself (3.13)."""
+    # probed in this process this read "CALL" on 3.11 in the full suite (an earlier test's
+    # state): the version says it until the probe runs in a fresh native process
+    return "CALL" if sys.version_info >= (3, 13) else "CACHE"
+
+
 def test_caller_f_lasti_as_natively():
     # observe(): caller f_lasti seen from a property getter, __init__, __getattribute__,
     # calls and a generator resumed by for, each 200 times
@@ -344,7 +359,7 @@ def test_caller_f_lasti_as_natively():
         assert shown["property"] == "property at LOAD_ATTR or its last cache entry: True"
         assert shown["generator"] == "generator at FOR_ITER or its last cache entry: True"
     assert "'CALL')]" in shown["__init__"] and "'CACHE'" not in shown["__init__"]
-    assert "'CACHE')]" in shown["call"]
+    assert "'%s')]" % native_caller_shows_in_call() in shown["call"]
     assert lines[-1].endswith("True")
 
 
@@ -360,7 +375,7 @@ def test_caller_tb_lasti_as_natively():
     else:   # the instruction or its last cache entry, as CPython's warmup has it (above)
         assert result["property"].endswith("at LOAD_ATTR or its last cache entry: True")
         assert result["generator"].endswith("at FOR_ITER or its last cache entry: True")
-    assert [p[-1] for p in result["call"]] == ["CACHE"]
+    assert [p[-1] for p in result["call"]] == [native_caller_shows_in_call()]
 
 
 # --- another PEP 523 hook -------------------------------------------------------------------------

@@ -4,13 +4,14 @@ configuration (harness.check runs generic mode and warmups 0, 2 and 50).
 
 A silent fallback to CPython's loop cannot pass: the forms are read from pyadapt's units.
 """
+import dis
 import math
 import types
 
 import pytest
 
 import pyadapt
-from harness import check
+from harness import attributes_in_dict_only, check
 
 
 def opnames(func):
@@ -77,6 +78,7 @@ class Box:
 def with_dict():
     o = Plain(1)
     o.__dict__["y"] = 2          # materializes the instance dict
+    attributes_in_dict_only(o)
     return o
 
 
@@ -441,7 +443,11 @@ def test_superinstructions():
         d = b
         return a + b + c + d
     names = specialize(f, 1, 2)
-    assert "LOAD_FAST__LOAD_FAST" in names
+    if "LOAD_FAST_LOAD_FAST" in {i.opname for i in dis.get_instructions(f)}:
+        # CPython's compiler pairs the loads itself (3.13): pyadapt keeps its pair
+        assert "LOAD_FAST_LOAD_FAST" in names and "LOAD_FAST__LOAD_FAST" not in names
+    else:
+        assert "LOAD_FAST__LOAD_FAST" in names
     assert "STORE_FAST__LOAD_FAST" in names or "STORE_FAST__STORE_FAST" in names
 
 
@@ -618,6 +624,7 @@ def dyn_dict_materialized(n):
     for i in range(n):
         if i == n // 2:
             o.__dict__["extra"] = 1
+            attributes_in_dict_only(o)
         t += o.x
     return t
 

@@ -18,6 +18,9 @@
 # EXPECTED-STDOUT-3.12:
 #| 10 30 4
 #| ['old init', 'old init', 'old init', 'old init', 'old init', 'old init', 'old init', 'old init', 'old init', 'old init', 'new init', 'new init']
+# EXPECTED-STDOUT-3.13:
+#| 10 30 4
+#| ['old init', 'old init', 'old init', 'old init', 'old init', 'old init', 'old init', 'old init', 'old init', 'old init', 'new init', 'new init']
 import gc
 class C:
     def __init__(self, v):

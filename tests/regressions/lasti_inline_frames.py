@@ -22,10 +22,25 @@
 #| call with defaults [(536, 'CACHE')]
 #| generator at FOR_ITER or its last cache entry: True
 #| __getitem__ at BINARY_SUBSCR or its last cache entry: True
+# EXPECTED-STDOUT-3.13:
+#| property at LOAD_ATTR or its last cache entry: True
+#| __init__ [(340, 'CALL')]
+#| __getattribute__ at LOAD_ATTR or its last cache entry: True
+#| call [(476, 'CALL')]
+#| call with defaults [(532, 'CALL')]
+#| generator at FOR_ITER or its last cache entry: True
+#| __getitem__ at BINARY_SUBSCR or its last cache entry: True
 # 3.12 runs property getters, __getattribute__ and generators resumed by for in C until it has
 # specialized the site (the caller shows the instruction), inline after (its last cache
 # entry): when depends on CPython's own warmup, so only the two places are checked there.
 import sys, dis
+
+def cache_units(opcode):
+    """How many cache entries follow `opcode` (3.13's table is a dict by name)."""
+    entries = dis._inline_cache_entries
+    if isinstance(entries, dict):
+        return entries.get(dis._all_opname[opcode], 0)
+    return entries[opcode]
 
 def opname_at(code, lasti):
     return dis._all_opname[code.co_code[lasti]]
@@ -36,7 +51,7 @@ def at_instruction_or_last_cache(code, lastis, opname):
     for ins in dis.get_instructions(code):
         if ins.opname == opname:
             places.add(ins.offset)
-            places.add(ins.offset + 2 * dis._inline_cache_entries[ins.opcode])
+            places.add(ins.offset + 2 * cache_units(ins.opcode))
     return bool(lastis) and set(lastis) <= places
 
 # the kinds CPython runs inline only once it has specialized the site (3.12: LOAD_ATTR_PROPERTY,
@@ -50,7 +65,7 @@ def subscr_places(code):
     # depends on the specializer's warmup, so only the two possible places are checked.
     op = dis.opmap["BINARY_SUBSCR"]
     at = [i.offset for i in dis.get_instructions(code) if i.opname == "BINARY_SUBSCR"][0]
-    return at, at + 2 * dis._inline_cache_entries[op]
+    return at, at + 2 * cache_units(op)
 
 class P:
     @property

@@ -20,6 +20,14 @@
 #| call [('KeyError', 16, 308, 'CACHE')]
 #| call with defaults [('KeyError', 18, 340, 'CACHE')]
 #| generator [('KeyError', 20)] at FOR_ITER or its last cache entry: True
+# EXPECTED-STDOUT-3.13:
+#| property [('KeyError', 8)] at LOAD_ATTR or its last cache entry: True
+#| init [('KeyError', 10, 208, 'CALL')]
+#| init returns 1 [('TypeError', 12, 244, 'CALL')]
+#| getattribute [('KeyError', 14)] at LOAD_ATTR or its last cache entry: True
+#| call [('KeyError', 16, 320, 'CALL')]
+#| call with defaults [('KeyError', 18, 356, 'CALL')]
+#| generator [('KeyError', 20)] at FOR_ITER or its last cache entry: True
 # 3.12 runs property getters, __getattribute__ and generators resumed by for in C until it has
 # specialized the site (the traceback shows the instruction), inline after (its last cache
 # entry): when depends on CPython's own warmup, so only the two places are checked there.
@@ -60,13 +68,20 @@ def g():
 WARMUP_DEPENDENT = ({"property": "LOAD_ATTR", "getattribute": "LOAD_ATTR",
                      "generator": "FOR_ITER"} if sys.version_info >= (3, 12) else {})
 
+def cache_units(opcode):
+    """How many cache entries follow `opcode` (3.13's table is a dict by name)."""
+    entries = dis._inline_cache_entries
+    if isinstance(entries, dict):
+        return entries.get(dis._all_opname[opcode], 0)
+    return entries[opcode]
+
 def at_instruction_or_last_cache(code, lastis, opname):
     """Is every tb_lasti in `lastis` an `opname` instruction of `code` or its last cache entry?"""
     places = set()
     for ins in dis.get_instructions(code):
         if ins.opname == opname:
             places.add(ins.offset)
-            places.add(ins.offset + 2 * dis._inline_cache_entries[ins.opcode])
+            places.add(ins.offset + 2 * cache_units(ins.opcode))
     return bool(lastis) and set(lastis) <= places
 
 def observe():

@@ -13,6 +13,13 @@
 #| inspect.stack(): ['where', '<module>']
 #| warning 1 attributed to: launcher_frames_invisible.py
 #| warning 2 attributed to: sys
+# EXPECTED-STDOUT-3.13:
+#| extract_stack at top level: [('launcher_frames_invisible.py', '<module>')]
+#| extract_stack in a function: [('launcher_frames_invisible.py', '<module>'), ('launcher_frames_invisible.py', 'where')]
+#| f_back chain: ['where', '<module>']
+#| inspect.stack(): ['where', '<module>']
+#| warning 1 attributed to: launcher_frames_invisible.py
+#| warning 2 attributed to: <sys>
 import inspect
 import os
 import sys

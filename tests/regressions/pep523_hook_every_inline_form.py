@@ -8,8 +8,21 @@
 #| (1500, [('__getattribute__', 20), ('__getitem__', 20), ('__init__', 20), ('defaults', 20), ('delegate', 80), ('gen', 160), ('m', 20), ('p', 20), ('plain', 20), ('work', 20)])
 #| (750, [('__getattribute__', 30), ('__getitem__', 30), ('__init__', 30), ('defaults', 30), ('delegate', 120), ('gen', 240), ('m', 30), ('p', 30), ('plain', 30), ('work', 30)])
 #| (750, [('__getattribute__', 20), ('__getitem__', 20), ('__init__', 20), ('defaults', 20), ('delegate', 80), ('gen', 160), ('m', 20), ('p', 20), ('plain', 20), ('work', 20)])
+# EXPECTED-STDOUT-3.13:
+#| (1500, [('__getattribute__', 20), ('__getitem__', 20), ('defaults', 20), ('delegate', 80), ('gen', 160), ('m', 20), ('p', 20), ('plain', 20), ('work', 20)])
+#| (750, [('__getattribute__', 30), ('__getitem__', 30), ('defaults', 30), ('delegate', 120), ('gen', 240), ('m', 30), ('p', 30), ('plain', 30), ('work', 30)])
+#| (750, [('__getattribute__', 20), ('__getitem__', 20), ('defaults', 20), ('delegate', 80), ('gen', 160), ('m', 20), ('p', 20), ('plain', 20), ('work', 20)])
+import sys
+
 import _testinternalcapi
 from collections import Counter
+
+# CPython 3.13.0 hands no __init__ frame to a PEP 523 hook once the class call's site is
+# specialized (CALL_ALLOC_AND_ENTER_INIT pushes it in its own loop; natively, with no pyadapt,
+# the recorder sees no __init__ at all, every other inlined frame it does).  Under pyadapt the
+# frames running when the recorder comes go to CPython's loop, whose site may not be
+# specialized yet for a call or two: not compared there.
+INIT_HIDDEN_FROM_HOOKS = sys.version_info[:2] == (3, 13)
 
 class Init:
     def __init__(self, v):
@@ -73,6 +86,8 @@ def run(rounds, hooked_from, hooked_to):
             total += work()
     finally:
         _testinternalcapi.set_eval_frame_default()
+    if INIT_HIDDEN_FROM_HOOKS:
+        calls = [c for c in calls if c != "__init__"]
     return total, sorted(Counter(calls).items())
 
 if __name__ == "__main__":      # tests/test_inline_frames.py imports run() and work()

@@ -11,7 +11,23 @@
 #| nested 190 ['__init__', 'inner', 'gen', '__init__', 'inner', 'gen', '__init__', 'inner', 'gen', '__init__', 'inner', 'gen', '__init__', 'inner', 'gen']
 #| nested 190 ['__init__', 'inner', 'gen', '__init__', 'inner', 'gen', '__init__', 'inner', 'gen', '__init__', 'inner', 'gen', '__init__', 'inner', 'gen']
 #| nested 190 ['__init__', 'inner', 'gen', '__init__', 'inner', 'gen', '__init__', 'inner', 'gen', '__init__', 'inner', 'gen', '__init__', 'inner', 'gen']
+# EXPECTED-STDOUT-3.13:
+#| consume 190 ['gen', 'gen', 'gen', 'gen', 'gen']
+#| consume 190 ['gen', 'gen', 'gen', 'gen', 'gen']
+#| consume 190 ['gen', 'gen', 'gen', 'gen', 'gen']
+#| nested 190 ['inner', 'gen', 'inner', 'gen', 'inner', 'gen', 'inner', 'gen', 'inner', 'gen']
+#| nested 190 ['inner', 'gen', 'inner', 'gen', 'inner', 'gen', 'inner', 'gen', 'inner', 'gen']
+#| nested 190 ['inner', 'gen', 'inner', 'gen', 'inner', 'gen', 'inner', 'gen', 'inner', 'gen']
+import sys
+
 import _testinternalcapi
+
+# CPython 3.13.0 hands no __init__ frame to a PEP 523 hook once the class call's site is
+# specialized (CALL_ALLOC_AND_ENTER_INIT pushes it in its own loop; natively, with no pyadapt,
+# the recorder sees no __init__ at all, every other inlined frame it does).  Under pyadapt the
+# frames running when the recorder comes go to CPython's loop, whose site may not be
+# specialized yet for a call or two: not compared there.
+INIT_HIDDEN_FROM_HOOKS = sys.version_info[:2] == (3, 13)
 
 class Box:
     def __init__(self, v):
@@ -40,6 +56,9 @@ for f in (consume, nested):
     for k in range(3):
         calls = []
         try:
-            print(f.__name__, f(calls), calls)
+            total = f(calls)
+            if INIT_HIDDEN_FROM_HOOKS:
+                calls = [c for c in calls if c != "__init__"]
+            print(f.__name__, total, calls)
         finally:
             _testinternalcapi.set_eval_frame_default()

@@ -30,6 +30,19 @@
 #| getitem maximum recursion depth exceeded
 #| getitem maximum recursion depth exceeded
 #| getitem maximum recursion depth exceeded
+# EXPECTED-STDOUT-3.13:
+#| class maximum recursion depth exceeded
+#| class maximum recursion depth exceeded
+#| class maximum recursion depth exceeded
+#| prop maximum recursion depth exceeded
+#| prop maximum recursion depth exceeded
+#| prop maximum recursion depth exceeded
+#| plain maximum recursion depth exceeded
+#| plain maximum recursion depth exceeded
+#| plain maximum recursion depth exceeded
+#| getitem maximum recursion depth exceeded
+#| getitem maximum recursion depth exceeded
+#| getitem maximum recursion depth exceeded
 import sys
 class R:
     def __init__(self, n): R(n + 1)

@@ -15,6 +15,10 @@
 #| chain: RecursionError maximum recursion depth exceeded while calling a Python object
 #| short chain: 1
 #| run(run, f) depth: one level more than run(f): False
+# EXPECTED-STDOUT-3.13:
+#| chain: RecursionError maximum recursion depth exceeded while calling a Python object
+#| short chain: 1
+#| run(run, f) depth: one level more than run(f): False
 import sys
 
 import pyadapt

@@ -11,7 +11,10 @@
 #| sub ok True
 #| import in a subinterpreter: ImportError pyadapt cannot be imported in a subinterpreter
 #| main ok
-import _xxsubinterpreters as interpreters
+try:
+    import _xxsubinterpreters as interpreters
+except ModuleNotFoundError:     # CPython 3.13 renamed it
+    import _interpreters as interpreters
 
 interp = interpreters.create()
 interpreters.run_string(interp, "import os; print('sub ok', os.getpid() > 0)")
