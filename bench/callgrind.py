@@ -18,7 +18,8 @@ other processes on a shared machine cannot disturb (times can), to go with the p
                                                      # mispredicted branches per call too
 
 For each workload and mode (native CPython 3.10 and 3.11, pyadapt generic and adaptive) a
-process runs under callgrind: it makes one warm-up call (compiling and specializing), then
+process runs under callgrind: it makes one warm-up call (compiling and specializing; more with
+``--warmup N``, the steady state of sites that deoptimize later), then
 one more that is counted (callgrind collects only inside functools.reduce, which makes it).  Sizes are about a tenth of the pyperf sizes (callgrind is ~50x slower).
 PYTHONHASHSEED is fixed so that both processes do the same work.
 
@@ -119,9 +120,10 @@ def standard_function(name):
     raise SystemExit("%s recorded %s, not %s" % (bench.script, sorted(recorded), name))
 
 
-def child(name, mode, calls):
-    """Runs inside callgrind: one warm-up call, then `calls` more inside functools.reduce,
-    the only C function callgrind collects in (nothing else in the process calls it)."""
+def child(name, mode, calls, warmup=1):
+    """Runs inside callgrind: `warmup` warm-up calls, then `calls` more inside
+    functools.reduce, the only C function callgrind collects in (nothing else in the process
+    calls it)."""
     sys.path.insert(0, ROOT)
     core = os.environ.get("BENCH_PYADAPT_DIR")  # another build of pyadapt (counting_cost.py)
     if core:
@@ -150,7 +152,8 @@ def child(name, mode, calls):
             return pyadapt.run(func)
     import functools
 
-    call()
+    for _ in range(warmup):
+        call()
     functools.reduce(lambda acc, _: call(), range(calls), None)
 
 
@@ -187,7 +190,7 @@ SIM_COLUMNS = (("I1", ("I1mr",)), ("D1r", ("D1mr",)), ("D1w", ("D1mw",)),
                ("LL", ("ILmr", "DLmr", "DLmw")), ("Bc", ("Bcm",)), ("Bi", ("Bim",)))
 
 
-def count(python, name, mode, calls, core_dir=None, sim=False):
+def count(python, name, mode, calls, core_dir=None, sim=False, warmup=1):
     """Instructions collected (an int), or with `sim` a dict of callgrind's events
     (Ir, I1mr, D1mr, ..., Bim) to their totals."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -201,7 +204,8 @@ def count(python, name, mode, calls, core_dir=None, sim=False):
             ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out]
             + (["--cache-sim=yes", "--branch-sim=yes"] if sim else [])
             + ["--collect-atstart=no", "--toggle-collect=functools_reduce", python,
-             os.path.abspath(__file__), "--child", name, mode, str(calls)],
+             os.path.abspath(__file__), "--child", name, mode, str(calls),
+             "--child-warmup", str(warmup)],
             capture_output=True, text=True, env=env)
         if proc.returncode != 0:
             raise RuntimeError("%s %s: %s" % (name, mode, proc.stderr[-2000:]))
@@ -217,8 +221,8 @@ def count(python, name, mode, calls, core_dir=None, sim=False):
         return dict(zip(events.group(1).split(), totals))
 
 
-def per_call(python, name, mode, core_dir=None, sim=False):
-    return count(python, name, mode, 1, core_dir, sim)
+def per_call(python, name, mode, core_dir=None, sim=False, warmup=1):
+    return count(python, name, mode, 1, core_dir, sim, warmup)
 
 
 def build_revision(rev, dest):
@@ -241,6 +245,7 @@ def build_revision(rev, dest):
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m bench.callgrind", description=__doc__.split("\n\n")[0])
     ap.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    ap.add_argument("--child-warmup", type=int, default=1, help=argparse.SUPPRESS)
     ap.add_argument("--workloads", default="")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--python310", default="")
@@ -253,6 +258,10 @@ def main(argv=None):
     ap.add_argument("--cache-sim", action="store_true",
                     help="also simulate the caches and branch prediction: misses and "
                          "mispredicts per call next to the instructions (about 2x slower)")
+    ap.add_argument("--warmup", type=int, default=1, metavar="N",
+                    help="warm-up calls before the counted one (default 1: compiled and "
+                         "specialized once; more shows the steady state, where sites that "
+                         "deoptimize later have done so)")
     ap.add_argument("--calls", action="store_true",
                     help="instead: what calling a @pyadapt.jit function from native code costs")
     args = ap.parse_args(argv)
@@ -261,7 +270,7 @@ def main(argv=None):
         if name == "__calls__":
             call_child(mode)
         else:
-            child(name, mode, int(calls))
+            child(name, mode, int(calls), args.child_warmup)
         return 0
     if args.calls:
         per = {v: count(os.path.realpath(sys.executable), "__calls__", v, 1) / CALLS
@@ -303,7 +312,8 @@ def main(argv=None):
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             for name in names:
                 for label, py, mode, core in modes:
-                    jobs[name, label] = pool.submit(per_call, py, name, mode, core, args.cache_sim)
+                    jobs[name, label] = pool.submit(per_call, py, name, mode, core, args.cache_sim,
+                                                     args.warmup)
             results = {key: fut.result() for key, fut in jobs.items()}
     if args.cache_sim:
         sims, results = results, {key: ev["Ir"] for key, ev in results.items()}
@@ -332,7 +342,8 @@ def main(argv=None):
                 + ["%.2f" % math.exp(sum(v) / len(v)) for v in logs.values()])
     from bench.report import _table
 
-    print("instructions per warm workload call (callgrind), below 1.00 = the first named does less work")
+    print("instructions per warm workload call (callgrind, after %d warm-up call%s), below 1.00 = "
+          "the first named does less work" % (args.warmup, "" if args.warmup == 1 else "s"))
     print(_table(header, rows, args.markdown))
     if args.cache_sim:
         print()
