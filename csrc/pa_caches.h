@@ -23,20 +23,21 @@ typedef struct {
     uint32_t type_version;   /* tp_version_tag of the owner's type */
     uint32_t index;          /* values index, dict hint, slot offset or keys version */
     uint32_t descr_lo;       /* cached descriptor, property or __getattribute__ (borrowed); */
-    uint32_t descr_hi;       /*   LOAD_ATTR_INSTANCE_VALUE: two more type versions (below) */
+    uint32_t descr_hi;       /*   LOAD_ATTR_INSTANCE_VALUE: two more type slots (below) */
 } pa_cache_load_attr;
 
 /* LOAD_ATTR_INSTANCE_VALUE and STORE_ATTR_INSTANCE_VALUE are polymorphic: up to three types
- * whose instances keep the attribute at the same index of their inline values (subclasses
- * whose attributes a shared __init__ sets in the same order).  A slot not in use repeats
- * type_version, which is never 0. */
+ * whose instances keep the attribute in their inline values, each at its own index (classes
+ * that set their attributes in different orders, such as subclasses that set some before
+ * calling the base class's __init__).  The first type is type_version and index; the other
+ * two are type slots (pa_word.h: the version and the index packed in one unit, 0 if free). */
 
 typedef struct {
     uint32_t counter;
     uint32_t hits;
     uint32_t type_version;
     uint32_t index;
-    uint32_t version_2;      /* STORE_ATTR_INSTANCE_VALUE: two more type versions */
+    uint32_t version_2;      /* STORE_ATTR_INSTANCE_VALUE: two more type slots (above) */
     uint32_t version_3;
 } pa_cache_store_attr;
 

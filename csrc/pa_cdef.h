@@ -75,6 +75,8 @@ int pa_stack_effect(int op, int oparg, int jump);
 #define PA_COUNTER_VALUE_BITS 20     /* counter: countdown in the low bits */
 #define PA_COUNTER_BACKOFF_BITS 4    /*          backoff exponent above it */
 #define PA_COUNTER_KIND_BITS 8       /*          kind of the last failure at the top */
+#define PA_TYPE_SLOT_INDEX_BITS 6    /* a polymorphic instance-value site's extra type: */
+                                     /*   values index in the high bits, type version below */
 extern const pa_opinfo pa_opinfo_table[256];
 extern const int pa_num_opcodes;
 

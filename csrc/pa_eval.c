@@ -3607,13 +3607,19 @@ dispatch_switch:
         pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
         PyObject *owner = TOP();
         uint32_t tv = Py_TYPE(owner)->tp_version_tag;
-        if (tv != cache->type_version && tv != cache->descr_lo && tv != cache->descr_hi) {
-            SYNC_LASTI();
-            DEOPT_IF(!pa_add_load_attr_type(owner, GETITEM(names, oparg), this_instr));
+        uint32_t index = cache->index;
+        if (tv != cache->type_version) {
+            uint32_t slot = pa_type_slot_find(tv, cache->descr_lo, cache->descr_hi);
+            if (slot == PA_TYPE_SLOT_FREE) {
+                SYNC_LASTI();
+                slot = pa_add_load_attr_type(owner, GETITEM(names, oparg), this_instr);
+                DEOPT_IF(slot == PA_TYPE_SLOT_FREE);
+            }
+            index = PA_TYPE_SLOT_INDEX(slot);
         }
         PyDictValues *values = PA_INSTANCE_VALUES(owner);
         DEOPT_IF(values == NULL);
-        PyObject *res = values->values[cache->index];
+        PyObject *res = values->values[index];
         DEOPT_IF(res == NULL);
         STAT_HIT();
         SET_TOP(Py_NewRef(res));
@@ -3836,19 +3842,25 @@ dispatch_switch:
         pa_cache_store_attr *cache = (pa_cache_store_attr *)next_instr;
         PyObject *owner = TOP();
         uint32_t tv = Py_TYPE(owner)->tp_version_tag;
-        if (tv != cache->type_version && tv != cache->version_2 && tv != cache->version_3) {
-            SYNC_LASTI();
-            DEOPT_IF(!pa_add_store_attr_type(owner, GETITEM(names, oparg), this_instr));
+        uint32_t index = cache->index;
+        if (tv != cache->type_version) {
+            uint32_t slot = pa_type_slot_find(tv, cache->version_2, cache->version_3);
+            if (slot == PA_TYPE_SLOT_FREE) {
+                SYNC_LASTI();
+                slot = pa_add_store_attr_type(owner, GETITEM(names, oparg), this_instr);
+                DEOPT_IF(slot == PA_TYPE_SLOT_FREE);
+            }
+            index = PA_TYPE_SLOT_INDEX(slot);
         }
         PyDictValues *values = PA_STORE_VALUES(owner);
         DEOPT_IF(values == NULL);
         STAT_HIT();
         STACK_SHRINK(1);
         PyObject *value = POP();
-        PyObject *old_value = values->values[cache->index];
-        values->values[cache->index] = value;
+        PyObject *old_value = values->values[index];
+        values->values[index] = value;
         if (old_value == NULL) {
-            _PyDictValues_AddToInsertionOrder(values, cache->index);
+            _PyDictValues_AddToInsertionOrder(values, index);
         }
         else {
             DECREF_SYNC(old_value);

@@ -90,10 +90,10 @@ extern uint8_t pa_adaptive_of[256];   /* generic opcode -> its adaptive form (0:
 void pa_specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr);
 void pa_specialize_load_method(PyObject *owner, PyObject *name, uint32_t *instr);
 void pa_specialize_store_attr(PyObject *owner, PyObject *name, uint32_t *instr);
-/* A polymorphic LOAD_ATTR_/STORE_ATTR_INSTANCE_VALUE met another type: 1 if it now holds
- * that type too (same index), 0 if not. */
-int pa_add_load_attr_type(PyObject *owner, PyObject *name, uint32_t *instr);
-int pa_add_store_attr_type(PyObject *owner, PyObject *name, uint32_t *instr);
+/* A polymorphic LOAD_ATTR_/STORE_ATTR_INSTANCE_VALUE met another type: the type slot
+ * (pa_word.h) that now holds it, or PA_TYPE_SLOT_FREE if it does not. */
+uint32_t pa_add_load_attr_type(PyObject *owner, PyObject *name, uint32_t *instr);
+uint32_t pa_add_store_attr_type(PyObject *owner, PyObject *name, uint32_t *instr);
 /* A polymorphic CALL_PY_EXACT_ARGS met another function: 1 if it now holds that function's
  * version too, 0 if not. */
 int pa_add_call_py_function(PyObject *callable, uint32_t *instr, int nargs);

@@ -495,7 +495,7 @@ specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
     }
     cache->type_version = version;
     cache->index = where;
-    cache->descr_lo = cache->descr_hi = version;     /* no further types yet */
+    cache->descr_lo = cache->descr_hi = PA_TYPE_SLOT_FREE;  /* no further types yet */
     success(instr, in_values ? PA_LOAD_ATTR_INSTANCE_VALUE : PA_LOAD_ATTR_WITH_HINT);
     return;
 done:
@@ -622,7 +622,7 @@ specialize_store_attr(PyObject *owner, PyObject *name, uint32_t *instr)
     }
     cache->type_version = version;
     cache->index = where;
-    cache->version_2 = cache->version_3 = version;   /* no further types yet */
+    cache->version_2 = cache->version_3 = PA_TYPE_SLOT_FREE;  /* no further types yet */
     success(instr, in_values ? PA_STORE_ATTR_INSTANCE_VALUE : PA_STORE_ATTR_WITH_HINT);
     return;
 fail:
@@ -631,16 +631,14 @@ fail:
 
 /* A polymorphic instance-value site met a type it does not hold: specialize a scratch copy
  * of the instruction for `owner` (the same decision, with the same checks, as a first
- * specialization), and if that gives the same form at the same index, the type's version
- * takes a free slot (`extra[0]` or `extra[1]`, free while equal to `first`).  Returns 1 if
- * it did, 0 if not: no free slot, another form or index (the caller counts a miss). */
-static int
+ * specialization), and if that gives the same form, the type's version and the attribute's
+ * index in its instances' values take a free slot (`extra[0]` or `extra[1]`, pa_word.h's type
+ * slot).  Returns the slot, or PA_TYPE_SLOT_FREE if not held: another form, a version or
+ * index that does not fit a slot (the caller counts a miss). */
+static uint32_t
 add_instance_value_type(PyObject *owner, PyObject *name, const uint32_t *instr, int store,
-                        uint32_t first, uint32_t index, uint32_t *extra[2])
+                        uint32_t *extra[2])
 {
-    if (*extra[1] != first) {
-        return 0;                       /* all three slots taken */
-    }
     /* the adaptive form (a failed attempt leaves the opcode as it is), the counter's backoff */
     uint32_t scratch[1 + PA_CACHE_UNITS(pa_cache_load_attr) + PA_CACHE_UNITS(pa_cache_store_attr)]
         = {0};
@@ -648,59 +646,59 @@ add_instance_value_type(PyObject *owner, PyObject *name, const uint32_t *instr, 
     PA_SET_OPCODE(&scratch[0], store ? PA_STORE_ATTR_ADAPTIVE : PA_LOAD_ATTR_ADAPTIVE);
     PA_SITE_COUNTER(scratch) = PA_COUNTER_ONLY_BACKOFF(PA_SITE_COUNTER(instr));
     int want;
-    uint32_t version, got_index;
+    uint32_t version, index;
     if (store) {
         specialize_store_attr(owner, name, scratch);
         want = PA_STORE_ATTR_INSTANCE_VALUE;
         version = ((pa_cache_store_attr *)(scratch + 1))->type_version;
-        got_index = ((pa_cache_store_attr *)(scratch + 1))->index;
+        index = ((pa_cache_store_attr *)(scratch + 1))->index;
     }
     else {
         specialize_load_attr(owner, name, scratch);
         want = PA_LOAD_ATTR_INSTANCE_VALUE;
         version = ((pa_cache_load_attr *)(scratch + 1))->type_version;
-        got_index = ((pa_cache_load_attr *)(scratch + 1))->index;
+        index = ((pa_cache_load_attr *)(scratch + 1))->index;
     }
-    if ((int)PA_OPCODE(scratch[0]) != want || got_index != index || version == 0) {
-        return 0;
+    if ((int)PA_OPCODE(scratch[0]) != want || !PA_TYPE_SLOT_FITS(version, index)) {
+        return PA_TYPE_SLOT_FREE;
     }
-    *(*extra[0] == first ? extra[0] : extra[1]) = version;
-    return 1;
+    uint32_t slot = PA_TYPE_SLOT(version, index);
+    *(*extra[0] == PA_TYPE_SLOT_FREE ? extra[0] : extra[1]) = slot;
+    return slot;
 }
 
-static const char *const POLYMORPHIC_ADDED = "another type, same attribute index: held too";
+static const char *const POLYMORPHIC_ADDED = "another type: held too";
 static const char *const POLYMORPHIC_REFUSED = "another type, not held (a miss)";
 
-int
+/* The type of `owner` at a polymorphic site whose extra slots are `extra`: held if a slot is
+ * free and the scratch specialization agrees, with a site record either way. */
+static uint32_t
+add_attr_type(PyObject *owner, PyObject *name, uint32_t *instr, int store, uint32_t *extra[2])
+{
+    if (*extra[1] != PA_TYPE_SLOT_FREE) {
+        return PA_TYPE_SLOT_FREE;       /* all three slots taken: the usual miss */
+    }
+    pa_site_slot *site = pa_site_attempt(instr);
+    uint32_t slot = add_instance_value_type(owner, name, instr, store, extra);
+    pa_site_saw(site, instr, pa_type_name(Py_TYPE(owner)), NULL,
+                slot != PA_TYPE_SLOT_FREE ? POLYMORPHIC_ADDED : POLYMORPHIC_REFUSED);
+    return slot;
+}
+
+uint32_t
 pa_add_load_attr_type(PyObject *owner, PyObject *name, uint32_t *instr)
 {
     pa_cache_load_attr *cache = (pa_cache_load_attr *)(instr + 1);
     uint32_t *extra[2] = {&cache->descr_lo, &cache->descr_hi};
-    if (*extra[1] != cache->type_version) {
-        return 0;                       /* all three slots taken: the usual miss */
-    }
-    pa_site_slot *site = pa_site_attempt(instr);
-    int added = add_instance_value_type(owner, name, instr, 0, cache->type_version,
-                                        cache->index, extra);
-    pa_site_saw(site, instr, pa_type_name(Py_TYPE(owner)), NULL,
-                added ? POLYMORPHIC_ADDED : POLYMORPHIC_REFUSED);
-    return added;
+    return add_attr_type(owner, name, instr, 0, extra);
 }
 
-int
+uint32_t
 pa_add_store_attr_type(PyObject *owner, PyObject *name, uint32_t *instr)
 {
     pa_cache_store_attr *cache = (pa_cache_store_attr *)(instr + 1);
     uint32_t *extra[2] = {&cache->version_2, &cache->version_3};
-    if (*extra[1] != cache->type_version) {
-        return 0;
-    }
-    pa_site_slot *site = pa_site_attempt(instr);
-    int added = add_instance_value_type(owner, name, instr, 1, cache->type_version,
-                                        cache->index, extra);
-    pa_site_saw(site, instr, pa_type_name(Py_TYPE(owner)), NULL,
-                added ? POLYMORPHIC_ADDED : POLYMORPHIC_REFUSED);
-    return added;
+    return add_attr_type(owner, name, instr, 1, extra);
 }
 
 static void

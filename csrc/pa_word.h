@@ -23,6 +23,18 @@
  * countdown: warmup or backoff of an adaptive form, miss budget of a specialized form;
  * backoff: exponent of the wait after a failure or a deopt; failure kind: pa_fail_names
  * index of the last failed specialization attempt, 0 for none.
+ *
+ * Type slot, one cache unit of a polymorphic LOAD_ATTR_/STORE_ATTR_INSTANCE_VALUE site (the
+ * types it holds besides the first, pa_caches.h):
+ *
+ *     31       26 25                                  0
+ *    +-----------+-------------------------------------+
+ *    |   index   |         type version (tp_version_tag) |
+ *    +-----------+-------------------------------------+
+ *
+ * index: where that type's instances keep the attribute in their inline values.  A type
+ * version is never 0, so 0 is a free slot; a type whose version or index does not fit is
+ * not held (a miss).
  */
 #ifndef PA_WORD_H
 #define PA_WORD_H
@@ -52,6 +64,28 @@
 #define PA_COUNTER_KIND(c) ((c) >> PA_COUNTER_KIND_SHIFT)
 /* The counter with its countdown and failure kind cleared: the site's deopt history. */
 #define PA_COUNTER_ONLY_BACKOFF(c) PA_COUNTER(0, PA_COUNTER_BACKOFF(c), 0)
+
+#define PA_TYPE_SLOT_VERSION_BITS (32 - PA_TYPE_SLOT_INDEX_BITS)
+#define PA_TYPE_SLOT_VERSION_MASK ((1u << PA_TYPE_SLOT_VERSION_BITS) - 1)
+#define PA_TYPE_SLOT_FREE 0u
+#define PA_TYPE_SLOT_FITS(version, index) \
+    ((version) != 0 && (version) <= PA_TYPE_SLOT_VERSION_MASK \
+     && (index) < (1u << PA_TYPE_SLOT_INDEX_BITS))
+#define PA_TYPE_SLOT(version, index) \
+    (((uint32_t)(index) << PA_TYPE_SLOT_VERSION_BITS) | (uint32_t)(version))
+#define PA_TYPE_SLOT_VERSION(slot) ((slot) & PA_TYPE_SLOT_VERSION_MASK)
+#define PA_TYPE_SLOT_INDEX(slot) ((slot) >> PA_TYPE_SLOT_VERSION_BITS)
+
+/* The slot of `a`, `b` that holds type version `version`, or PA_TYPE_SLOT_FREE (also when
+ * `version` is 0: a free slot is never returned as a match). */
+static inline uint32_t
+pa_type_slot_find(uint32_t version, uint32_t a, uint32_t b)
+{
+    if (PA_TYPE_SLOT_VERSION(a) == version) {
+        return a;
+    }
+    return PA_TYPE_SLOT_VERSION(b) == version ? b : PA_TYPE_SLOT_FREE;
+}
 
 /* The counter and the hit count of the instruction whose word is at `instr`: fields of its
  * cache head (pa_cache_head, pa_caches.h, which the including file includes), indexed as

@@ -219,9 +219,11 @@ _MISSING = object()
 # The specialized forms whose cache holds a borrowed object pointer as a (lo, hi) pair: the
 # pair's name, and the class attribute it was read from (None: the instruction's co_names
 # entry).  LOAD_ATTR_INSTANCE_VALUE reuses descr_lo/descr_hi, like STORE_ATTR_INSTANCE_VALUE
-# its version_2/version_3, as two more type versions, and CALL_PY_EXACT_ARGS min_args/init_lo/
-# init_hi (CALL_PY_WITH_DEFAULTS init_lo/init_hi) as more function versions (_EXTRA_VERSIONS: the field a free slot repeats,
-# what the versions are of, the extra fields): not pointers.
+# its version_2/version_3, as two more types (type slots: a version and an index, 0 if free,
+# _word.type_slot), and CALL_PY_EXACT_ARGS min_args/init_lo/init_hi (CALL_PY_WITH_DEFAULTS
+# init_lo/init_hi) as more function versions, free while they repeat func_version
+# (_EXTRA_VERSIONS: the first version's field, what the versions are of, the extra fields):
+# not pointers.
 _POINTER_FORMS = {
     "LOAD_ATTR_CLASS": ("descr", None),
     "LOAD_ATTR_PROPERTY": ("descr", None),
@@ -312,6 +314,13 @@ def _cache_lines(code, ins, objects):
                 detail += ", backoff %d" % _word.backoff(value)
             if _word.failure_kind(value):
                 detail += ", last failure: %s" % _FAIL_NAMES[_word.failure_kind(value)]
+        elif field in extra and what == "type":
+            if _word.type_slot_version(value) == 0:
+                detail = "type %d: free" % (extra.index(field) + 2)
+            else:
+                detail = "type %d: version %d, index %d" % (
+                    extra.index(field) + 2, _word.type_slot_version(value),
+                    _word.type_slot_index(value))
         elif field in extra:
             detail = "%s version %d" % (what, extra.index(field) + 2)
             if value == fields[first]:
@@ -326,9 +335,6 @@ def _cache_lines(code, ins, objects):
             out.append((offset, "%s=%#x" % (stem, address), detail))
             k += 1          # the _hi half is part of this value
             continue
-            detail = "type version %d" % (extra.index(field) + 2)
-            if value == fields["type_version"]:
-                detail += ", free: repeats type_version"
         out.append((offset, "%s=%d" % (field, value), detail))
     return out
 

@@ -8,7 +8,8 @@ cache head, ``pa_cache_head`` (csrc/pa_caches.h).
 from ._pyadapt import ffi, lib
 
 __all__ = ["word", "opcode", "oparg", "MAX_OPARG", "MAX_WARMUP", "counter", "countdown",
-           "backoff", "failure_kind", "COUNTER", "HITS"]
+           "backoff", "failure_kind", "COUNTER", "HITS", "type_slot", "type_slot_version",
+           "type_slot_index"]
 
 _OPCODE_BITS = lib.PA_OPCODE_BITS
 _OPCODE_MASK = (1 << _OPCODE_BITS) - 1
@@ -19,6 +20,10 @@ _BACKOFF_BITS = lib.PA_COUNTER_BACKOFF_BITS
 _KIND_SHIFT = _VALUE_BITS + _BACKOFF_BITS
 MAX_WARMUP = (1 << _VALUE_BITS) - 1
 _MAX_BACKOFF = (1 << _BACKOFF_BITS) - 1
+
+# a polymorphic instance-value site's extra type: values index above, type version below
+_SLOT_VERSION_BITS = 32 - lib.PA_TYPE_SLOT_INDEX_BITS
+_SLOT_VERSION_MASK = (1 << _SLOT_VERSION_BITS) - 1
 
 # cache units after the instruction word: where the counter and the hit count are
 COUNTER = ffi.offsetof("pa_cache_head", "counter") // ffi.sizeof("uint32_t")
@@ -55,3 +60,17 @@ def backoff(c):
 def failure_kind(c):
     """Index into the failure names of the last failed specialization attempt (0: none)."""
     return c >> _KIND_SHIFT
+
+
+def type_slot(version, index):
+    """A type slot of LOAD_ATTR_/STORE_ATTR_INSTANCE_VALUE: `version` and its values `index`."""
+    return index << _SLOT_VERSION_BITS | version
+
+
+def type_slot_version(slot):
+    """The type version a type slot holds (0: the slot is free)."""
+    return slot & _SLOT_VERSION_MASK
+
+
+def type_slot_index(slot):
+    return slot >> _SLOT_VERSION_BITS

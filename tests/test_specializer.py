@@ -994,6 +994,107 @@ def test_polymorphic_instance_values_guards(func):
     assert s["hits"] > 0 and s["misses"] > 0, s
 
 
+class PolyConstraint:
+    """deltablue's shape: a base __init__ sets the shared attributes, and one subclass sets
+    its own before calling it, so its instances keep them at other indexes."""
+
+    def __init__(self, a, b):
+        self.a = a
+        self.b = b
+
+
+class PolyEqual(PolyConstraint):
+    pass
+
+
+class PolyScale(PolyConstraint):
+    def __init__(self, a, b, scale):
+        self.scale = scale               # a and b one index later than in PolyEqual
+        super().__init__(a, b)
+
+
+class PolyWide(PolyConstraint):
+    def __init__(self, a, b):
+        for k in range(70):              # a and b past index 63: no type slot holds them
+            setattr(self, "w%d" % k, k)
+        super().__init__(a, b)
+
+
+def poly_orders(n):
+    objs = [PolyEqual(1, 2), PolyScale(3, 4, 5), PolyConstraint(6, 7)]
+    t = 0
+    for i in range(n):
+        o = objs[i % 3]
+        o.a = o.a + o.b                  # loads and a store over three orders
+        t += o.a
+    return t, [(o.a, o.b) for o in objs]
+
+
+def poly_orders_guards(n):
+    objs = [PolyEqual(1, 2), PolyScale(3, 4, 5)]
+    out = []
+    for i in range(n):
+        o = objs[i % 2]
+        if i == n // 4:
+            vars(objs[1])                # the held second type's values move to a dict
+        if i == n // 2:
+            del objs[1].b                # a held index becomes empty: AttributeError
+        if i == 3 * n // 4:
+            PolyScale.b = property(lambda self: -1, lambda self, v: out.append(("set", v)))
+        try:
+            o.b = o.a + o.b              # the store and the load of b through the slot
+            out.append(o.b)
+        except AttributeError as exc:
+            out.append(str(exc))
+            o.b = 0
+    del PolyScale.b
+    return out
+
+
+def poly_wide(n):
+    objs = [PolyEqual(1, 2), PolyWide(3, 4)]
+    t = 0
+    for i in range(n):
+        t += objs[i % 2].b
+    return t
+
+
+def test_polymorphic_instance_values_hold_other_indexes():
+    """Three types whose instances keep the attribute at different indexes share one site:
+    every execution is a hit, with no miss and no deopt (deltablue's BinaryConstraint methods
+    over EqualityConstraint and ScaleConstraint deoptimized and ran generically)."""
+    check(poly_orders, (90,))
+    pyadapt.configure(specialize=True, warmup=2)
+    pyadapt.run(poly_orders, 9)
+    pyadapt.reset_stats()
+    assert pyadapt.run(poly_orders, 300) == poly_orders(300)
+    s = pyadapt.stats()["specialized"]
+    # the loop's sites, and the two loads of the result and the two stores of __init__ over
+    # the three objects
+    for form, hits in (("LOAD_ATTR_INSTANCE_VALUE", 300 * 3 + 6),
+                       ("STORE_ATTR_INSTANCE_VALUE", 300 + 6)):
+        assert s[form]["hits"] == hits, (form, s[form])
+        assert s[form]["misses"] == 0 and s[form]["deopts"] == 0, (form, s[form])
+    # dis shows the other types' slots, with an index other than the first type's
+    (store,) = [i for i in pyadapt.get_instructions(poly_orders)
+                if i.opname == "STORE_ATTR_INSTANCE_VALUE"]
+    caches = dict(store.caches)
+    from pyadapt import _word
+    slots = [caches["version_2"], caches["version_3"]]
+    assert all(_word.type_slot_version(v) for v in slots), caches
+    assert {_word.type_slot_index(v) for v in slots} | {caches["index"]} == {0, 1}, caches
+
+
+@pytest.mark.parametrize("func", [poly_orders_guards, poly_wide], ids=lambda f: f.__name__)
+def test_polymorphic_instance_values_other_index_guards(func):
+    check(func, (120,))
+    pyadapt.configure(specialize=True, warmup=2)
+    pyadapt.reset_stats()
+    assert pyadapt.run(func, 120) == func(120)
+    s = pyadapt.stats()["specialized"]["LOAD_ATTR_INSTANCE_VALUE"]
+    assert s["hits"] > 0 and (s["misses"] > 0 or s["deopts"] > 0), s
+
+
 class PolyDisc:
     def __init__(self, r):
         self.r = r
