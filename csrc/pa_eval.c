@@ -5126,8 +5126,16 @@ miss: {
         pa_site_missed(this_instr, stack_pointer, family, oparg);     /* what came instead */
         if (PA_COUNTER_VALUE(*counter) <= 1) {
             /* back to adaptive; a site that keeps deopting (polymorphic) waits longer each
-             * time before it specializes again: 31, 63, 127, ... executions */
+             * time before it specializes again: 31, 63, 127, ... executions.  A form that
+             * paid for itself -- twice as many hits as the misses that ended it -- starts
+             * that count afresh, as CPython's deopts always do: a site of one dominant type
+             * and a rare other one (asyncio's Handle.__init__, run for TimerHandle too) would
+             * otherwise climb to the longest wait, 65,535 executions, and run generic
+             * nearly all the time while it kept specializing well. */
             uint32_t backoff = PA_COUNTER_BACKOFF(*counter);
+            if (PA_SITE_HITS(this_instr) >= 2 * pa_config.miss_budget) {
+                backoff = 0;
+            }
             if (backoff < pa_config.max_backoff) {
                 backoff++;
             }

@@ -741,8 +741,9 @@ def _sites_to_fix(groups, owners):
     if fixable:
         table += head % ("what would let it specialize", "".join(fixable))
         table += ("<p class=\"note\">Costliest first: failed and deoptimized sites by their "
-                  "backoff (each failed attempt or deopt doubles the wait before the next "
-                  "attempt), specialized ones by their misses.</p>")
+                  "backoff (each failed attempt, and each deopt of a form with fewer than twice "
+                  "as many hits as misses, doubles the wait before the next attempt), "
+                  "specialized ones by their misses.</p>")
     else:
         table += "<p class=\"note\">None with a change to make.</p>"
     if unfixable:

@@ -11,8 +11,8 @@ and the sites.  ``format_top_sites()`` is the ``--stats`` section of the sites t
 What a site keeps is what its cache holds (pa_caches.h): the hits of its specialized form
 since it last specialized, the counter (the remaining miss budget of a specialized form, from
 which its misses follow), the backoff exponent (one more at each failed attempt and each
-deopt, capped at max_backoff: the site's history of trouble) and the kind of the last failed
-attempt.  Beside the caches, the specializer keeps a record per site it was called for
+deopt, capped at max_backoff: the site's history of trouble; back to 1 at a deopt after twice
+as many hits as misses) and the kind of the last failed attempt.  Beside the caches, the specializer keeps a record per site it was called for
 (csrc/pa_sites.c, off the hot path): its attempts, its deopts, and what each attempt saw --
 the operands' types, the kind of callable or attribute, the outcome (``seen_at``).
 """

@@ -11,6 +11,7 @@ import types
 import pytest
 
 import pyadapt
+from pyadapt import _word
 from harness import attributes_in_dict_only, check
 
 
@@ -772,6 +773,79 @@ def test_dynamism(func):
         assert st["hits"] > 0 and st["misses"] > 0, (form, st)
     else:
         assert sum(f["hits"] for f in s["families"].values()) > 0
+
+
+# ---- deopts and the wait before the next specialization: a form that paid for itself
+# (twice as many hits as the misses that ended it) specializes again after the first wait,
+# as CPython's deopts do; one that kept missing waits longer each time ----
+
+class Common:
+    __slots__ = ("a",)
+
+
+class Rare(Common):
+    __slots__ = ("b",)
+
+
+def slots_mixed(n, period):
+    """A slot stored and loaded at two sites for `period - 1` Common objects and one Rare:
+    different types, so the slot forms' type guard fails on the other one."""
+    objs = [Common() for _ in range(period - 1)] + [Rare()]
+    t = 0
+    for i in range(n):
+        o = objs[i % period]
+        o.a = i
+        t += o.a
+    return t
+
+
+def _fresh(func):
+    """`func` with a code object of its own: a unit compiled afresh, whatever earlier tests
+    left in the counters of func's unit."""
+    return types.FunctionType(func.__code__.replace(), func.__globals__, func.__name__)
+
+
+def _attr_site_backoffs(func):
+    """(kind, backoff exponent) of func's attribute sites."""
+    return [(i.kind, _word.backoff(i.caches[_word.COUNTER][1]))
+            for i in pyadapt.get_instructions(func) if i.family in ("LOAD_ATTR", "STORE_ATTR")]
+
+
+@pytest.mark.parametrize("period", [2, 31])
+def test_slots_mixed_gives_native_results(period):
+    check(slots_mixed, (300, period))
+
+
+def test_deopt_after_a_paying_run_specializes_again_soon():
+    """One Rare in 31: each specialization earns about 1,560 hits before its 52nd miss, so
+    after every deopt the site waits 31 executions and specializes again (backoff 1).  When
+    each deopt doubled the wait, the two sites ran generic for most of 60,000 iterations
+    (waits of 31, 63, ..., 32,767: asyncio's Handle.__init__, also run for TimerHandle)."""
+    n, f = 60_000, _fresh(slots_mixed)
+    pyadapt.configure(specialize=True, warmup=2)
+    pyadapt.reset_stats()
+    assert pyadapt.run(f, n, 31) == slots_mixed(n, 31)
+    s = pyadapt.stats()
+    for form, family in (("STORE_ATTR_SLOT", "STORE_ATTR"), ("LOAD_ATTR_SLOT", "LOAD_ATTR")):
+        spec, fam = s["specialized"][form], s["families"][family]
+        assert spec["deopts"] >= 20, (form, spec)          # the rare type kept ending it...
+        assert spec["hits"] > 0.9 * n, (form, spec)         # ...and it kept specializing
+        assert fam["deferred"] < 0.05 * n, (family, fam)
+    assert all(backoff <= 1 for _, backoff in _attr_site_backoffs(f))
+
+
+def test_deopt_of_a_form_that_kept_missing_backs_off():
+    """Common and Rare alternating: each specialization ends with as many misses as hits,
+    so each deopt waits twice as long as the one before (few attempts, long waits)."""
+    n, f = 60_000, _fresh(slots_mixed)
+    pyadapt.configure(specialize=True, warmup=2)
+    pyadapt.reset_stats()
+    assert pyadapt.run(f, n, 2) == slots_mixed(n, 2)
+    s = pyadapt.stats()
+    spec = s["specialized"]["STORE_ATTR_SLOT"]
+    assert 5 <= spec["deopts"] <= 12, spec
+    assert s["families"]["STORE_ATTR"]["deferred"] > 0.5 * n
+    assert max(backoff for _, backoff in _attr_site_backoffs(f)) >= 5
 
 
 # ---- borrowed descriptors: a descriptor of one class placed on an unrelated class.  Natively
