@@ -5168,11 +5168,11 @@ dispatch_switch:
         } \
     } while (0)
 
-/* A form whose result is the cached attribute bound as super() binds it: to the instance
- * (`of_class` 0) or, searched as a class, to that class. */
-#define SUPER_BOUND(of_class, push_null) \
+/* A form whose result is `descr`, the cached attribute (read only once the guards passed),
+ * bound as super() binds it: to the instance (`of_class` 0) or, searched as a class, to that
+ * class. */
+#define SUPER_BOUND(cache, descr, of_class, push_null) \
     do { \
-        pa_cache_load_super *cache = (pa_cache_load_super *)next_instr; \
         PyObject *self = TOP(); \
         if (of_class) { \
             SUPER_GUARD_CLASS(cache, self); \
@@ -5181,18 +5181,20 @@ dispatch_switch:
             SUPER_GUARD_INSTANCE(cache, self); \
         } \
         STAT_HIT(); \
-        PyObject *res = (of_class) ? pa_super_bind(PA_CACHED_PTR(cache), NULL, (PyTypeObject *)self) \
-                                   : pa_super_bind(PA_CACHED_PTR(cache), self, Py_TYPE(self)); \
+        PyObject *res = (of_class) ? pa_super_bind((descr), NULL, (PyTypeObject *)self) \
+                                   : pa_super_bind((descr), self, Py_TYPE(self)); \
         SUPER_FINISH(res, push_null); \
         DISPATCH(); \
     } while (0)
 
     TARGET(LOAD_SUPER_ATTR_INSTANCE) {
-        SUPER_BOUND(0, 0);
+        pa_cache_load_super *cache = (pa_cache_load_super *)next_instr;
+        SUPER_BOUND(cache, PA_CACHED_PTR(cache), 0, 0);
     }
 
     TARGET(LOAD_SUPER_ATTR_CLASS) {
-        SUPER_BOUND(1, 0);
+        pa_cache_load_super *cache = (pa_cache_load_super *)next_instr;
+        SUPER_BOUND(cache, PA_CACHED_PTR(cache), 1, 0);
     }
 
     TARGET(LOAD_SUPER_METHOD_INSTANCE) {
@@ -5220,7 +5222,8 @@ dispatch_switch:
     }
 
     TARGET(LOAD_SUPER_METHOD_CLASS) {
-        SUPER_BOUND(1, 1);
+        pa_cache_load_super *cache = (pa_cache_load_super *)next_instr;
+        SUPER_BOUND(cache, PA_CACHED_PTR(cache), 1, 1);
     }
 
     default:
