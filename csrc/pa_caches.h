@@ -109,3 +109,15 @@ typedef struct {
     uint32_t counter;
     uint32_t hits;
 } pa_cache_send;
+
+/* LOAD_SUPER_ATTR and LOAD_SUPER_METHOD: what super(class, obj).name found, for one class and
+ * one searched type (type(obj), or obj itself when it is a subclass: classmethods, __new__). */
+typedef struct {
+    uint32_t counter;
+    uint32_t hits;
+    uint32_t type_version;   /* tp_version_tag of the searched type: its MRO and dicts */
+    uint32_t class_lo;       /* super()'s class: the __class__ cell or the first argument */
+    uint32_t class_hi;       /*   (borrowed: the searched type's MRO holds it) */
+    uint32_t descr_lo;       /* what the MRO after the class holds under the name (borrowed) */
+    uint32_t descr_hi;
+} pa_cache_load_super;

@@ -1521,6 +1521,23 @@ const int pa_counts_instructions = 0;
         return (result); \
     } while (0)
 
+/* What super(...).name gives for `descr`, the attribute found in the MRO after super()'s
+ * class, as super's own lookup makes it: bound by its __get__ to obj (NULL when obj is the
+ * searched class itself) and `type`, or itself.  A new reference, NULL on error.  __get__
+ * may run Python code that deletes the attribute from its class: it is held meanwhile. */
+static inline PyObject *
+pa_super_bind(PyObject *descr, PyObject *obj, PyTypeObject *type)
+{
+    descrgetfunc get = Py_TYPE(descr)->tp_descr_get;
+    if (get == NULL) {
+        return Py_NewRef(descr);
+    }
+    Py_INCREF(descr);
+    PyObject *res = get(descr, obj, (PyObject *)type);
+    Py_DECREF(descr);
+    return res;
+}
+
 PyObject *
 pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag,
            pa_unit *entry_unit)
@@ -5082,34 +5099,143 @@ dispatch_switch:
         DISPATCH();
     }
 
+    /* ---- super().name and super().method(...) ----
+     * Generic, as CPython 3.12's: call super (zero-argument super() finds this frame as the
+     * thread's current one), then look the name up on its result.  The specialized forms
+     * skip the super object: their cache holds what the searched type's MRO has under the
+     * name after super()'s class, which the searched type's version guards. */
+
+#define SUPER_GENERIC(res) \
+    PyObject *self = POP(), *klass = POP(), *global_super = TOP(); \
+    PyObject *stack_[] = {klass, self}; \
+    PyObject *super_ = PyObject_Vectorcall(global_super, stack_, (oparg & 1) ? 2 : 0, NULL); \
+    Py_DECREF(self); \
+    Py_DECREF(klass); \
+    Py_DECREF(global_super); \
+    PyObject *res = super_ == NULL ? NULL : PyObject_GetAttr(super_, GETITEM(names, oparg >> 1)); \
+    Py_XDECREF(super_); \
+    SKIP_CACHE(pa_cache_load_super); \
+    if (res == NULL) { \
+        STACK_SHRINK(1); \
+        goto error; \
+    }
+
     TARGET(LOAD_SUPER_ATTR) {
-        goto TARGET_LOAD_SUPER_METHOD;       /* the same, but for what it pushes */
+        SUPER_GENERIC(res);
+        SET_TOP(res);
+        DISPATCH();
     }
 
     TARGET(LOAD_SUPER_METHOD) {
-        /* generic, as CPython 3.12's: call super (zero-argument super() finds this frame as
-         * the thread's current one), then look the name up on its result */
-        PyObject *self = POP(), *klass = POP(), *global_super = TOP();
-        PyObject *name = GETITEM(names, oparg >> 1);
-        PyObject *stack[] = {klass, self};
-        PyObject *super = PyObject_Vectorcall(global_super, stack, (oparg & 1) ? 2 : 0, NULL);
-        Py_DECREF(self);
-        Py_DECREF(klass);
-        Py_DECREF(global_super);
-        PyObject *res = super == NULL ? NULL : PyObject_GetAttr(super, name);
-        Py_XDECREF(super);
-        if (res == NULL) {
-            STACK_SHRINK(1);
-            goto error;
-        }
-        if (PA_OPCODE(*this_instr) == PA_LOAD_SUPER_METHOD) {
-            SET_TOP(NULL);
-            PUSH(res);
-        }
-        else {
-            SET_TOP(res);
-        }
+        SUPER_GENERIC(res);
+        SET_TOP(NULL);
+        PUSH(res);
         DISPATCH();
+    }
+
+    TARGET(LOAD_SUPER_ATTR_ADAPTIVE) {
+        ADAPTIVE(LOAD_SUPER_ATTR, pa_specialize_load_super(THIRD(), SECOND(), TOP(),
+                                                           GETITEM(names, oparg >> 1), this_instr, 0));
+    }
+
+    TARGET(LOAD_SUPER_METHOD_ADAPTIVE) {
+        ADAPTIVE(LOAD_SUPER_METHOD, pa_specialize_load_super(THIRD(), SECOND(), TOP(),
+                                                             GETITEM(names, oparg >> 1), this_instr, 1));
+    }
+
+/* The guards of every form: `super` is the builtin, the class is the cached one, and the
+ * searched type -- type(obj) for an instance, obj itself for a subclass of the class -- has
+ * the cached version (its MRO and every dict in it as they were).  An instance that is itself
+ * a subclass of the class (a metaclass's own class) is searched as a class by super(). */
+#define SUPER_GUARD(cache, searched_version) \
+    DEOPT_IF(THIRD() != (PyObject *)&PySuper_Type); \
+    DEOPT_IF(SECOND() != PA_SUPER_CLASS(cache)); \
+    DEOPT_IF((searched_version) != (cache)->type_version)
+#define SUPER_GUARD_INSTANCE(cache, self) \
+    SUPER_GUARD(cache, Py_TYPE(self)->tp_version_tag); \
+    DEOPT_IF(PyType_Check(self) && PyType_IsSubtype((PyTypeObject *)(self), (PyTypeObject *)SECOND()))
+#define SUPER_GUARD_CLASS(cache, self) \
+    DEOPT_IF(!PyType_Check(self)); \
+    SUPER_GUARD(cache, ((PyTypeObject *)(self))->tp_version_tag)
+#define PA_SUPER_CLASS(cache) \
+    ((PyObject *)(uintptr_t)(((uint64_t)(cache)->class_hi << 32) | (cache)->class_lo))
+/* Drop super, the class and obj (the top three); push res, or raise if it is NULL. */
+#define SUPER_FINISH(res, push_null) \
+    do { \
+        PyObject *self_ = POP(), *klass_ = POP(); \
+        Py_DECREF(self_); \
+        Py_DECREF(klass_); \
+        Py_DECREF(TOP());       /* the builtin super, a static type */ \
+        SKIP_CACHE(pa_cache_load_super); \
+        if ((res) == NULL) { \
+            STACK_SHRINK(1); \
+            goto error; \
+        } \
+        if (push_null) { \
+            SET_TOP(NULL); \
+            PUSH(res); \
+        } \
+        else { \
+            SET_TOP(res); \
+        } \
+    } while (0)
+
+/* A form whose result is `descr`, the cached attribute (read only once the guards passed),
+ * bound as super() binds it: to the instance (`of_class` 0) or, searched as a class, to that
+ * class. */
+#define SUPER_BOUND(cache, descr, of_class, push_null) \
+    do { \
+        PyObject *self = TOP(); \
+        if (of_class) { \
+            SUPER_GUARD_CLASS(cache, self); \
+        } \
+        else { \
+            SUPER_GUARD_INSTANCE(cache, self); \
+        } \
+        STAT_HIT(); \
+        PyObject *res = (of_class) ? pa_super_bind((descr), NULL, (PyTypeObject *)self) \
+                                   : pa_super_bind((descr), self, Py_TYPE(self)); \
+        SUPER_FINISH(res, push_null); \
+        DISPATCH(); \
+    } while (0)
+
+    TARGET(LOAD_SUPER_ATTR_INSTANCE) {
+        pa_cache_load_super *cache = (pa_cache_load_super *)next_instr;
+        SUPER_BOUND(cache, PA_CACHED_PTR(cache), 0, 0);
+    }
+
+    TARGET(LOAD_SUPER_ATTR_CLASS) {
+        pa_cache_load_super *cache = (pa_cache_load_super *)next_instr;
+        SUPER_BOUND(cache, PA_CACHED_PTR(cache), 1, 0);
+    }
+
+    TARGET(LOAD_SUPER_METHOD_INSTANCE) {
+        pa_cache_load_super *cache = (pa_cache_load_super *)next_instr;
+        PyObject *self = TOP();
+        SUPER_GUARD_INSTANCE(cache, self);
+        STAT_HIT();
+        PyObject *descr = PA_CACHED_PTR(cache);
+        PyObject *res;
+        if ((Py_TYPE(descr)->tp_flags & Py_TPFLAGS_METHOD_DESCRIPTOR)
+            && Py_TYPE(self)->tp_getattro == PyObject_GenericGetAttr) {
+            /* as CPython's LOAD_SUPER_ATTR_METHOD: the method and obj, for CALL to bind */
+            PyObject *klass = SECOND(), *global_super = THIRD();
+            THIRD() = Py_NewRef(descr);
+            SECOND() = self;
+            STACK_SHRINK(1);
+            Py_DECREF(klass);
+            Py_DECREF(global_super);
+            SKIP_CACHE(pa_cache_load_super);
+            DISPATCH();
+        }
+        res = pa_super_bind(descr, self, Py_TYPE(self));
+        SUPER_FINISH(res, 1);
+        DISPATCH();
+    }
+
+    TARGET(LOAD_SUPER_METHOD_CLASS) {
+        pa_cache_load_super *cache = (pa_cache_load_super *)next_instr;
+        SUPER_BOUND(cache, PA_CACHED_PTR(cache), 1, 1);
     }
 
     default:

@@ -109,6 +109,8 @@ void pa_specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject
                         int is_meth);
 void pa_specialize_for_iter(PyObject *iter, uint32_t *instr);
 void pa_specialize_send(PyObject *receiver, uint32_t *instr);
+void pa_specialize_load_super(PyObject *global_super, PyObject *klass, PyObject *self, PyObject *name,
+                              uint32_t *instr, int method);
 /* Own versions of the version tags CPython hands out with hidden functions. */
 uint32_t pa_keys_version(PyDictKeysObject *keys);
 uint32_t pa_func_version(PyFunctionObject *func);

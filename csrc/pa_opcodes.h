@@ -48,6 +48,8 @@
 #define PA_CACHE_OF_CALL pa_cache_call
 #define PA_CACHE_OF_FOR_ITER pa_cache_for_iter
 #define PA_CACHE_OF_SEND pa_cache_send
+#define PA_CACHE_OF_LOAD_SUPER_ATTR pa_cache_load_super
+#define PA_CACHE_OF_LOAD_SUPER_METHOD pa_cache_load_super
 
 #define PA_OPCODE_LIST \
     PA_OP0(NOP, NONE, 0, 0, 0)                                   /* nothing */ \
@@ -256,8 +258,14 @@
     PA_OP0(CLEANUP_THROW, NONE, 3, 2, 0)                         /* throw() into a delegate: StopIteration's value, or re-raise */ \
     PA_OP0(CALL_INTRINSIC_1, INTRINSIC_1, 1, 1, 0)               /* TOS = intrinsic oparg (TOS) */ \
     PA_OP0(CALL_INTRINSIC_2, INTRINSIC_2, 2, 1, 0)               /* TOS = intrinsic oparg (TOS1, TOS) */ \
-    PA_OP0(LOAD_SUPER_ATTR, SUPER, 3, 1, 0)                      /* TOS = super(TOS1, TOS).name (TOS2: super) */ \
-    PA_OP0(LOAD_SUPER_METHOD, SUPER, 3, 2, 0)                    /* push NULL, super(TOS1, TOS).name */ \
+    PA_OPC(LOAD_SUPER_ATTR, pa_cache_load_super, SUPER, 3, 1, 0) /* TOS = super(TOS1, TOS).name (TOS2: super) */ \
+    PA_OPC(LOAD_SUPER_METHOD, pa_cache_load_super, SUPER, 3, 2, 0) /* push NULL, super(TOS1, TOS).name (or method, obj) */ \
+    PA_SPEC(LOAD_SUPER_ATTR_ADAPTIVE, LOAD_SUPER_ATTR, PA_F_ADAPTIVE) \
+    PA_SPEC(LOAD_SUPER_ATTR_INSTANCE, LOAD_SUPER_ATTR, 0)        /* cached attribute, bound to the instance */ \
+    PA_SPEC(LOAD_SUPER_ATTR_CLASS, LOAD_SUPER_ATTR, 0)           /* cached attribute, bound to the class (classmethod, __new__) */ \
+    PA_SPEC(LOAD_SUPER_METHOD_ADAPTIVE, LOAD_SUPER_METHOD, PA_F_ADAPTIVE) \
+    PA_SPEC(LOAD_SUPER_METHOD_INSTANCE, LOAD_SUPER_METHOD, 0)    /* cached method and the instance, unbound */ \
+    PA_SPEC(LOAD_SUPER_METHOD_CLASS, LOAD_SUPER_METHOD, 0)       /* NULL, cached attribute bound to the class */ \
     PA_OP0(LOAD_LOCALS, NONE, 0, 1, 0)                           /* push the frame's locals mapping */ \
     PA_OP0(LOAD_FROM_DICT_OR_GLOBALS, NAME, 1, 1, 0)             /* TOS[name], else globals/builtins */ \
     PA_OP0(LOAD_FROM_DICT_OR_DEREF, LOCAL, 1, 1, 0)              /* TOS[name of cell oparg], else the cell */ \

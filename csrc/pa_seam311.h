@@ -91,6 +91,8 @@ pa_enter_py_level(PyThreadState *tstate)
 
 /* builtins.__import__ as the interpreter keeps it (import_name's fast path) */
 #define PA_INTERP_IMPORT_FUNC(interp) ((interp)->import_func)
+/* a type's own dict, a new reference (3.12+ keeps a static builtin type's in the interpreter) */
+#define PA_TYPE_DICT(tp) Py_XNewRef((tp)->tp_dict)
 
 /* ---- tracing and monitoring ---- */
 

@@ -147,4 +147,8 @@ pa_delegate_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int entry)
     return _PyEval_EvalFrameDefault(tstate, frame, 0);
 }
 
+/* a type's own dict, a new reference: a static builtin type keeps it in the interpreter's
+ * state, not in tp_dict */
+#define PA_TYPE_DICT(tp) PyType_GetDict(tp)
+
 #endif

@@ -53,7 +53,10 @@
     X(SLOT_KIND, "member descriptor of an unsupported kind") \
     X(NOT_OPTIMIZED, "function of module-level code (its locals are the globals)") \
     X(FOREIGN_SLOT, "member descriptor of a class the object is not an instance of") \
-    X(MUTABLE_DESCR_CLASS, "class attribute of a mutable class (could gain __get__/__set__)")
+    X(MUTABLE_DESCR_CLASS, "class attribute of a mutable class (could gain __get__/__set__)") \
+    X(SUPER_SHADOWED, "super is not the builtin super") \
+    X(SUPER_BAD_CLASS, "super()'s class is not a type") \
+    X(SUPER_OBJECT, "super()'s object neither an instance nor a subclass of its class")
 
 enum {
 #define PA_FAIL_ENUM(NAME, TEXT) PA_FAIL_##NAME,
@@ -1310,6 +1313,81 @@ specialize_send(PyObject *receiver, uint32_t *instr)
     }
 }
 
+/* ---- super().name ---- */
+
+/* What the MRO of `searched` holds under `name` after `klass` (borrowed, NULL if nothing or on
+ * an error, which is cleared: the generic path meets it again), as super's own lookup finds it.
+ * The searched type's version guards the MRO and each dict in it (a base's change clears its
+ * subclasses' versions). */
+static PyObject *
+super_lookup(PyTypeObject *searched, PyTypeObject *klass, PyObject *name)
+{
+    PyObject *mro = searched->tp_mro;
+    if (mro == NULL) {
+        return NULL;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(mro), i = 0;
+    while (i < n && PyTuple_GET_ITEM(mro, i) != (PyObject *)klass) {
+        i++;
+    }
+    for (i++; i < n; i++) {
+        PyObject *dict = PA_TYPE_DICT((PyTypeObject *)PyTuple_GET_ITEM(mro, i));
+        PyObject *res = dict == NULL ? NULL : PyDict_GetItemWithError(dict, name);
+        Py_XDECREF(dict);   /* the type holds its dict, the dict the attribute */
+        if (res != NULL) {
+            return res;
+        }
+        if (PyErr_Occurred()) {
+            PyErr_Clear();
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+/* As CPython 3.12's specializer: the builtin super and a class that is a type; then the
+ * searched type as super()'s check picks it (obj itself for a subclass of the class, else
+ * type(obj), which must be a subclass) and what its MRO holds after the class. */
+static void
+specialize_load_super(PyObject *global_super, PyObject *klass, PyObject *self, PyObject *name,
+                      uint32_t *instr, int method)
+{
+    pa_cache_load_super *cache = (pa_cache_load_super *)(instr + 1);
+    if (global_super != (PyObject *)&PySuper_Type) {
+        failure(instr, PA_FAIL_SUPER_SHADOWED);
+        return;
+    }
+    if (!PyType_Check(klass)) {
+        failure(instr, PA_FAIL_SUPER_BAD_CLASS);
+        return;
+    }
+    int of_class = PyType_Check(self) && PyType_IsSubtype((PyTypeObject *)self, (PyTypeObject *)klass);
+    PyTypeObject *searched = of_class ? (PyTypeObject *)self : Py_TYPE(self);
+    if (!of_class && !PyType_IsSubtype(searched, (PyTypeObject *)klass)) {
+        failure(instr, PA_FAIL_SUPER_OBJECT);
+        return;
+    }
+    uint32_t version = type_version(searched, name);
+    if (version == 0) {
+        failure(instr, PA_FAIL_NO_TYPE_VERSION);
+        return;
+    }
+    PyObject *descr = super_lookup(searched, (PyTypeObject *)klass, name);
+    if (descr == NULL) {
+        failure(instr, PA_FAIL_NOT_FOUND);
+        return;
+    }
+    cache->type_version = version;
+    write_ptr(&cache->class_lo, &cache->class_hi, klass);
+    write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
+    if (method) {
+        success(instr, of_class ? PA_LOAD_SUPER_METHOD_CLASS : PA_LOAD_SUPER_METHOD_INSTANCE);
+    }
+    else {
+        success(instr, of_class ? PA_LOAD_SUPER_ATTR_CLASS : PA_LOAD_SUPER_ATTR_INSTANCE);
+    }
+}
+
 /* ---- what each attempt saw (csrc/pa_sites.c keeps it) ----
  *
  * The entry points the loop calls: each counts the attempt at its site, runs the family's
@@ -1562,4 +1640,17 @@ pa_specialize_send(PyObject *receiver, uint32_t *instr)
     pa_site_slot *site = pa_site_attempt(instr);
     specialize_send(receiver, instr);
     saw_operands(site, instr, receiver, NULL);
+}
+
+void
+pa_specialize_load_super(PyObject *global_super, PyObject *klass, PyObject *self, PyObject *name,
+                         uint32_t *instr, int method)
+{
+    pa_site_slot *site = pa_site_attempt(instr);
+    specialize_load_super(global_super, klass, self, name, instr, method);
+    if (site != NULL) {
+        pa_site_saw(site, instr, pa_type_name(Py_TYPE(self)),
+                    PyType_Check(klass) ? pa_type_name((PyTypeObject *)klass) : NULL,
+                    PyType_Check(self) ? "super() of a class" : "super() of an instance");
+    }
 }

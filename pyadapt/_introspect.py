@@ -234,6 +234,10 @@ _POINTER_FORMS = {
     "LOAD_METHOD_LAZY_DICT": ("descr", None),
     "LOAD_METHOD_CLASS": ("descr", None),
     "CALL_PY_CLASS": ("init", "__init__"),
+    "LOAD_SUPER_ATTR_INSTANCE": ("descr", None),
+    "LOAD_SUPER_ATTR_CLASS": ("descr", None),
+    "LOAD_SUPER_METHOD_INSTANCE": ("descr", None),
+    "LOAD_SUPER_METHOD_CLASS": ("descr", None),
 }
 _EXTRA_VERSIONS = {
     "LOAD_ATTR_INSTANCE_VALUE": ("type_version", "type", ("descr_lo", "descr_hi")),
@@ -272,6 +276,11 @@ class _ClassAttributes:
                 if value is not _MISSING:
                     table.setdefault(id(value), (cls, value))
         return table.get(address)
+
+    def find_class(self, address):
+        """The live class at `address`, or None."""
+        self.find("__class__", 0)          # builds the table of classes
+        return self._classes.get(address)
 
     def describe(self, name, address):
         found = self.find(name, address)
@@ -329,7 +338,11 @@ def _cache_lines(code, ins, objects):
             stem = field[:-3]
             address = fields[stem + "_hi"] << 32 | value
             if pointer is not None and pointer[0] == stem:
-                detail = objects.describe(pointer[1] or code.co_names[ins.arg], address)
+                name_index = ins.arg >> 1 if OPS[ins.opname].arg == "super" else ins.arg
+                detail = objects.describe(pointer[1] or code.co_names[name_index], address)
+            elif pointer is not None and stem == "class":     # super()'s class, compared
+                found = objects.find_class(address)
+                detail = "class %s" % found.__qualname__ if found else "no live class at this address"
             elif address:
                 detail = "not read by %s" % ins.opname
             out.append((offset, "%s=%#x" % (stem, address), detail))

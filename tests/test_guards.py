@@ -1484,13 +1484,19 @@ GUARDS = {
 
 @pytest.mark.parametrize("func", list(GUARDS), ids=lambda f: f.__name__)
 def test_guard_broken_after_specialization(func):
+    native_then_forms_hit(func, GUARDS[func])
+
+
+def native_then_forms_hit(func, forms):
+    """func(N) as natively in every configuration, and then, in adaptive mode, with each of
+    `forms` hit (also tests/test_super.py)."""
     native = check(func, (N,))               # native vs generic and warmups 0, 2, 50
     pyadapt.configure(specialize=True, warmup=2)
     pyadapt.reset_stats()
     d = diff(pyadapt.run(func, N), native)
     assert d is None, d
     specialized = pyadapt.stats()["specialized"]
-    not_hit = [f for f in GUARDS[func] if specialized.get(f, {}).get("hits", 0) == 0]
+    not_hit = [f for f in forms if specialized.get(f, {}).get("hits", 0) == 0]
     assert not not_hit, (not_hit, {k: v for k, v in specialized.items() if v["hits"]})
 
 
