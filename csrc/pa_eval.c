@@ -203,6 +203,13 @@ do_raise(PyThreadState *tstate, PyObject *exc, PyObject *cause)
             if (fixed_cause == NULL) {
                 goto raise_error;
             }
+            if (PA_RAISE_CHECKS_CAUSE_INSTANCE && !PyExceptionInstance_Check(fixed_cause)) {
+                _PyErr_Format(tstate, PyExc_TypeError,
+                              "calling %R should have returned an instance of "
+                              "BaseException, not %R", cause, Py_TYPE(fixed_cause));
+                Py_DECREF(fixed_cause);
+                goto raise_error;
+            }
             Py_DECREF(cause);
         }
         else if (PyExceptionInstance_Check(cause)) {
@@ -363,27 +370,27 @@ static PyObject *
 import_name(PyThreadState *tstate, _PyInterpreterFrame *frame,
             PyObject *name, PyObject *fromlist, PyObject *level)
 {
-    PyObject *import_func = _PyDict_GetItemWithError(frame->f_builtins, &_Py_ID(__import__));
-    if (import_func == NULL) {
+    PyObject *import_func;
+    if (PA_BUILTINS_LOOKUP(frame->f_builtins, &_Py_ID(__import__), &import_func) <= 0) {
         if (!_PyErr_Occurred(tstate)) {
             _PyErr_SetString(tstate, PyExc_ImportError, "__import__ not found");
         }
         return NULL;
     }
     PyObject *locals = frame->f_locals;
+    PyObject *res;
     if (import_func == PA_INTERP_IMPORT_FUNC(tstate->interp)) {
         int ilevel = _PyLong_AsInt(level);
-        if (ilevel == -1 && _PyErr_Occurred(tstate)) {
-            return NULL;
-        }
-        return PyImport_ImportModuleLevelObject(name, frame->f_globals,
-                                                locals == NULL ? Py_None : locals,
-                                                fromlist, ilevel);
+        res = ilevel == -1 && _PyErr_Occurred(tstate) ? NULL
+              : PyImport_ImportModuleLevelObject(name, frame->f_globals,
+                                                 locals == NULL ? Py_None : locals,
+                                                 fromlist, ilevel);
     }
-    PyObject *stack[5] = {name, frame->f_globals, locals == NULL ? Py_None : locals,
-                          fromlist, level};
-    Py_INCREF(import_func);
-    PyObject *res = PyObject_Vectorcall(import_func, stack, 5, NULL);
+    else {
+        PyObject *stack[5] = {name, frame->f_globals, locals == NULL ? Py_None : locals,
+                              fromlist, level};
+        res = PyObject_Vectorcall(import_func, stack, 5, NULL);
+    }
     Py_DECREF(import_func);
     return res;
 }

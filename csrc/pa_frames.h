@@ -85,6 +85,25 @@ pa_enter_loop_c_levels(PyThreadState *tstate)
 #  define PA_CLASS_CALL_FITS(tstate, code) ((void)(tstate), (void)(code), 1)
 #endif
 
+/* `raise E from C` with C a class whose call gives no exception instance: TypeError (3.13; a
+ * seam sets it), or the result set as the cause as it is (3.11, 3.12: None clears it). */
+#ifndef PA_RAISE_CHECKS_CAUSE_INSTANCE
+#  define PA_RAISE_CHECKS_CAUSE_INSTANCE 0
+#endif
+
+/* A frame's builtins looked up by name, for IMPORT_NAME's __import__: 1 and a new reference
+ * in *res, 0 (absent) or -1 (error) and NULL.  3.11 and 3.12 read a dict; 3.13 any mapping
+ * (exec() with a mappingproxy as __builtins__; a seam sets it). */
+#ifndef PA_BUILTINS_LOOKUP
+static inline int
+pa_builtins_lookup_dict(PyObject *builtins, PyObject *name, PyObject **res)
+{
+    *res = Py_XNewRef(_PyDict_GetItemWithError(builtins, name));
+    return *res != NULL ? 1 : PyErr_Occurred() ? -1 : 0;
+}
+#  define PA_BUILTINS_LOOKUP(builtins, name, res) pa_builtins_lookup_dict((builtins), (name), (res))
+#endif
+
 /* A program's top level (_call_toplevel) starts with the whole C limit, as python starts it,
  * less nothing: `c_call`, the call of a C function (exec) that python does not make, takes
  * its level of it (3.12: PA_C_CALL_C_LEVELS).  3.11 counts C levels on the Python counter,

@@ -62,20 +62,6 @@
 /* builtins.__import__ as the interpreter keeps it (import_name's fast path) */
 #define PA_INTERP_IMPORT_FUNC(interp) ((interp)->imports.import_func)
 
-/* `from m import name` failed (the ImportError is set): 3.12's import_from names `name` in
- * the error (name_from, for the traceback's "Did you mean"), through a function it does not
- * export */
-static inline void
-pa_import_error_name_from(PyObject *name)
-{
-    PyObject *exc = PyErr_GetRaisedException();
-    if (exc != NULL && PyErr_GivenExceptionMatches(exc, PyExc_ImportError)) {
-        Py_XSETREF(((PyImportErrorObject *)exc)->name_from, Py_NewRef(name));
-    }
-    PyErr_SetRaisedException(exc);
-}
-#define PA_IMPORT_ERROR_NAME_FROM(name) pa_import_error_name_from(name)
-
 /* ---- tracing and monitoring ---- */
 
 /* Must frames go to CPython's loop?  On 3.12 tracers and profilers are sys.monitoring tools

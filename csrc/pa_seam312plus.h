@@ -43,6 +43,20 @@ pa_enter_py_level(PyThreadState *tstate)
 }
 #define pa_leave_py_level(tstate) ((tstate)->py_recursion_remaining++)
 
+/* `from m import name` failed (the ImportError is set): 3.12's and 3.13's import_from
+ * name `name` in the error (name_from, for the traceback's "Did you mean"), through a function
+ * neither exports */
+static inline void
+pa_import_error_name_from(PyObject *name)
+{
+    PyObject *exc = PyErr_GetRaisedException();
+    if (exc != NULL && PyErr_GivenExceptionMatches(exc, PyExc_ImportError)) {
+        Py_XSETREF(((PyImportErrorObject *)exc)->name_from, Py_NewRef(name));
+    }
+    PyErr_SetRaisedException(exc);
+}
+#define PA_IMPORT_ERROR_NAME_FROM(name) pa_import_error_name_from(name)
+
 /* ---- tracing and monitoring ---- */
 
 /* The answer for the global events, recomputed when the seam's PA_MONITORING_VERSION moves */

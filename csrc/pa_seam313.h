@@ -157,6 +157,12 @@ pa_stack_from_cpython(const pa_unit *u, PyObject **base, PyObject **top)
  * The recursion counters are 3.12's (pa_seam312plus.h). */
 #define PA_CURRENT_FRAME(tstate) ((tstate)->current_frame)
 
+/* IMPORT_NAME finds __import__ in builtins that are any mapping (pa_frames.h) */
+#define PA_BUILTINS_LOOKUP(builtins, name, res) PyMapping_GetOptionalItem((builtins), (name), (res))
+
+/* `raise E from C`: the instance C() makes is checked (pa_frames.h) */
+#define PA_RAISE_CHECKS_CAUSE_INSTANCE 1
+
 /* cls(...) with a Python __init__ (pa_frames.h's PA_CLASS_CALL_SHIM names): 3.13 specializes
  * the call to CALL_ALLOC_AND_ENTER_INIT, which runs __init__ in its own loop under a shim frame
  * (_Py_InitCleanup: it checks __init__'s result).  The shim takes a Python level, unchecked,
