@@ -71,17 +71,6 @@
  * moves (every change of events bumps it). */
 #define PA_MONITORING_VERSION(interp) ((interp)->monitoring_version)
 
-/* A tracer's events for an exception in a frame pyadapt's loop runs (a debugger set the
- * frame's f_trace, as pdb.set_trace() does for its caller): sys.settrace is tool 7 of
- * sys.monitoring, whose RAISE and PY_UNWIND callbacks call the thread's c_tracefunc with
- * 'exception' and 'return'.  pyadapt calls it the same way, then CPython's loop takes the
- * frame over at the handler (sys.settrace instrumented the code of every executing frame)
- * and sends the rest, line events included (pa_frame312.c). */
-#define PA_SEAM_TRACER_EVENTS 1
-#define PA_TRACER_SET(tstate) ((tstate)->c_tracefunc != NULL)
-void pa_trace_exception(PyThreadState *tstate, _PyInterpreterFrame *frame);
-void pa_trace_return_with_exception(PyThreadState *tstate, _PyInterpreterFrame *frame);
-
 /* ---- the eval breaker ---- */
 
 #define PA_EVAL_BREAKER(tstate) _Py_atomic_load_relaxed(&(tstate)->interp->ceval.eval_breaker)

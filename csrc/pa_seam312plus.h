@@ -75,13 +75,17 @@ int pa_monitoring_local(PyCodeObject *co);
 #define PA_TRACING_ACTIVE(tstate) pa_monitoring_on((tstate)->interp)
 #define PA_LOOP_TRACING(tstate, link) pa_monitoring_on((tstate)->interp)
 /* 3.12+ send a tracer's events through sys.monitoring, which CPython's loop raises from the
- * frame's instrumented code once it runs there: pyadapt sends none itself, unless the seam
- * sends those of an exception in a frame its loop runs (PA_SEAM_TRACER_EVENTS: 3.12). */
-#ifndef PA_SEAM_TRACER_EVENTS
-#define PA_TRACER_SET(tstate) 0
-#define pa_trace_exception(tstate, frame) ((void)0)
-#define pa_trace_return_with_exception(tstate, frame) ((void)0)
-#endif
+ * frame's instrumented code once it runs there: pyadapt sends none itself, but those of an
+ * exception in a frame its loop runs (a debugger set the frame's f_trace, as
+ * pdb.set_trace() does for its caller; a callee set sys.settrace): sys.settrace is tool 7 of
+ * sys.monitoring, whose RAISE and PY_UNWIND callbacks call the thread's c_tracefunc with
+ * 'exception' and 'return'.  pyadapt calls it the same way, then CPython's loop takes the
+ * frame over at the handler (sys.settrace instrumented the code of every executing frame)
+ * and sends the rest, line events included (pa_frames.c). */
+#define PA_SEAM_TRACER_EVENTS 1
+#define PA_TRACER_SET(tstate) ((tstate)->c_tracefunc != NULL)
+void pa_trace_exception(PyThreadState *tstate, _PyInterpreterFrame *frame);
+void pa_trace_return_with_exception(PyThreadState *tstate, _PyInterpreterFrame *frame);
 
 /* ---- generators ---- */
 

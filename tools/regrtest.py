@@ -73,8 +73,8 @@ BY_DESIGN["test.test_support.TestSupport.test_recursion"] = (("generic",),
     "needs contextlib's next(gen) to take no recursion level, which holds at CPython's quickened "
     "call sites (PRECALL_BUILTIN_FAST) but not at unquickened ones; generic mode quickens nothing")
 
-if sys.version_info[:2] == (3, 12):
-    # CPython 3.12's SEND runs a coroutine inline only while no PEP 523 hook is set; with one
+if sys.version_info[:2] >= (3, 12):
+    # CPython 3.12's and 3.13's SEND run a coroutine inline only while no PEP 523 hook is set; with one
     # (pyadapt's, or any: _testinternalcapi.set_eval_frame_record gives the same natively) it
     # calls it through C and reports the StopIteration of its return to sys.settrace as an
     # 'exception' event more (tests/test_tracing.py::test_async_for_traced_as_under_any_pep523_hook)
@@ -82,8 +82,8 @@ if sys.version_info[:2] == (3, 12):
                  "TestSetLocalTrace", "TraceOpcodesTestCase"):
         BY_DESIGN[f"test.test_sys_settrace.{_cls}.test_20_async_for_loop"] = (
             ("adaptive", "generic"),
-            "3.12 traces a coroutine awaited under a PEP 523 hook with one 'exception' event "
-            "more, whoever installed the hook")
+            "3.12 and 3.13 trace a coroutine awaited under a PEP 523 hook with one 'exception' "
+            "event more, whoever installed the hook")
 
 if sys.version_info[:2] >= (3, 13):
     # 3.13's test_opcache runs a function until CPython's loop specialized it, then checks
