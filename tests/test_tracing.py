@@ -45,13 +45,20 @@ def _own(frame):
     return frame.f_code.co_filename == __file__
 
 
-def case_settrace_then_call():
+def _recording_tracer():
+    """A trace function recording the events of this file's frames, and its list."""
     events = []
 
     def tracer(frame, event, arg):
         if _own(frame):
             events.append(_event(frame, event, arg))
         return tracer
+
+    return tracer, events
+
+
+def case_settrace_then_call():
+    tracer, events = _recording_tracer()
 
     sys.settrace(tracer)
     try:
@@ -69,12 +76,7 @@ def case_settrace_then_call():
 
 def case_settrace_traces_current_frame_like_pdb():
     """pdb.set_trace(): the caller's frame gets f_trace, then its next lines produce 'line' events."""
-    events = []
-
-    def tracer(frame, event, arg):
-        if _own(frame):
-            events.append(_event(frame, event, arg))
-        return tracer
+    tracer, events = _recording_tracer()
 
     frame = sys._getframe()
     frame.f_trace = tracer
@@ -96,12 +98,7 @@ def _set_trace_on_caller_and_raise(tracer):
 def case_callee_traces_its_caller_then_raises():
     # the caller, running in pyadapt's loop, sees the exception arrive from its callee
     # ('exception'), its handler's lines and its 'return' (regrtest's test_09_settrace_and_raise)
-    events = []
-
-    def tracer(frame, event, arg):
-        if _own(frame):
-            events.append(_event(frame, event, arg))
-        return tracer
+    tracer, events = _recording_tracer()
 
     def caller():
         try:
