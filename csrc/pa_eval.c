@@ -203,6 +203,13 @@ do_raise(PyThreadState *tstate, PyObject *exc, PyObject *cause)
             if (fixed_cause == NULL) {
                 goto raise_error;
             }
+            if (PA_RAISE_CHECKS_CAUSE_INSTANCE && !PyExceptionInstance_Check(fixed_cause)) {
+                _PyErr_Format(tstate, PyExc_TypeError,
+                              "calling %R should have returned an instance of "
+                              "BaseException, not %R", cause, Py_TYPE(fixed_cause));
+                Py_DECREF(fixed_cause);
+                goto raise_error;
+            }
             Py_DECREF(cause);
         }
         else if (PyExceptionInstance_Check(cause)) {
@@ -363,27 +370,27 @@ static PyObject *
 import_name(PyThreadState *tstate, _PyInterpreterFrame *frame,
             PyObject *name, PyObject *fromlist, PyObject *level)
 {
-    PyObject *import_func = _PyDict_GetItemWithError(frame->f_builtins, &_Py_ID(__import__));
-    if (import_func == NULL) {
+    PyObject *import_func;
+    if (PA_BUILTINS_LOOKUP(frame->f_builtins, &_Py_ID(__import__), &import_func) <= 0) {
         if (!_PyErr_Occurred(tstate)) {
             _PyErr_SetString(tstate, PyExc_ImportError, "__import__ not found");
         }
         return NULL;
     }
     PyObject *locals = frame->f_locals;
+    PyObject *res;
     if (import_func == PA_INTERP_IMPORT_FUNC(tstate->interp)) {
         int ilevel = _PyLong_AsInt(level);
-        if (ilevel == -1 && _PyErr_Occurred(tstate)) {
-            return NULL;
-        }
-        return PyImport_ImportModuleLevelObject(name, frame->f_globals,
-                                                locals == NULL ? Py_None : locals,
-                                                fromlist, ilevel);
+        res = ilevel == -1 && _PyErr_Occurred(tstate) ? NULL
+              : PyImport_ImportModuleLevelObject(name, frame->f_globals,
+                                                 locals == NULL ? Py_None : locals,
+                                                 fromlist, ilevel);
     }
-    PyObject *stack[5] = {name, frame->f_globals, locals == NULL ? Py_None : locals,
-                          fromlist, level};
-    Py_INCREF(import_func);
-    PyObject *res = PyObject_Vectorcall(import_func, stack, 5, NULL);
+    else {
+        PyObject *stack[5] = {name, frame->f_globals, locals == NULL ? Py_None : locals,
+                              fromlist, level};
+        res = PyObject_Vectorcall(import_func, stack, 5, NULL);
+    }
     Py_DECREF(import_func);
     return res;
 }
@@ -1319,6 +1326,10 @@ const int pa_counts_instructions = 0;
     do { opcode = PA_OPCODE(*this_instr); next_instr = this_instr + 1; DISPATCH_GOTO(); } while (0)
 /* A specialized form's guard: on failure, run the family's generic handler instead. */
 #define DEOPT_IF(cond) do { if (cond) { goto miss; } } while (0)
+/* A guard whose failure CPython's own form does not hold against the site (3.13's shim that
+ * does not fit the data stack's chunk: its specializer would write the form again at once):
+ * the generic handler runs for this execution, and no miss is counted. */
+#define GENERIC_THIS_TIME_IF(cond) do { if (cond) { goto generic_this_time; } } while (0)
 /* per site: the hits field of the cache head (pa_word.h); per opcode: summed on demand */
 #define STAT_HIT() (PA_SITE_HITS(this_instr)++)
 /* The adaptive form of a family: specialize when the counter runs out, else count down
@@ -4638,9 +4649,11 @@ dispatch_switch:
         PyFunctionObject *init = (PyFunctionObject *)(uintptr_t)
             (((uint64_t)cache->init_hi << 32) | cache->init_lo);
         DEOPT_IF(init->func_version != cache->min_args);
-        DEOPT_IF(((PyCodeObject *)init->func_code)->co_argcount != total_args + 1);
+        PyCodeObject *init_code = (PyCodeObject *)init->func_code;
+        DEOPT_IF(init_code->co_argcount != total_args + 1);
+        GENERIC_THIS_TIME_IF(!PA_CLASS_CALL_FITS(tstate, init_code));
         STAT_HIT();
-        if (_Py_EnterRecursiveCallTstate(tstate, " while calling a Python object")) {
+        if (pa_class_call_enter(tstate)) {
             CALL_EPILOGUE(NULL);
         }
         /* The allocation can run Python code: a finalizer, called by the collector the
@@ -4651,7 +4664,7 @@ dispatch_switch:
         PyObject *self = empty == NULL ? NULL : tp->tp_new(tp, empty, NULL);
         Py_XDECREF(empty);
         if (self == NULL) {
-            _Py_LeaveRecursiveCallTstate(tstate);
+            pa_class_call_leave_early(tstate);
             Py_DECREF(init);
             CALL_EPILOGUE(self);
         }
@@ -4660,14 +4673,13 @@ dispatch_switch:
              * tp_new, with the __init__ the class has now */
             Py_DECREF(init);
             PyObject *res = init_after_new(self, args, total_args);
-            _Py_LeaveRecursiveCallTstate(tstate);   /* type.__call__'s level, taken above */
+            pa_class_call_leave_early(tstate);   /* type.__call__'s level, taken above */
             CALL_EPILOGUE(res);
         }
-        if (pa_enter_loop_c_levels(tstate)) {
+        if (pa_class_call_enter_init(tstate)) {
             /* natively __init__ enters CPython's loop through C, which takes C levels (3.12),
              * and RecursionError is raised there, after the allocation */
-            pa_leave_loop_c_levels(tstate);
-            _Py_LeaveRecursiveCallTstate(tstate);
+            pa_class_call_leave(tstate);
             Py_DECREF(init);
             Py_DECREF(self);
             CALL_EPILOGUE(NULL);
@@ -4680,8 +4692,7 @@ dispatch_switch:
         _PyInterpreterFrame *new_frame = push_frame_with_args(tstate, init, base + 1,
                                                               total_args + 1);
         if (new_frame == NULL) {
-            pa_leave_loop_c_levels(tstate);
-            _Py_LeaveRecursiveCallTstate(tstate);
+            pa_class_call_leave(tstate);
             goto error;
         }
         SKIP_CACHE(pa_cache_call);
@@ -5283,6 +5294,11 @@ miss: {
         DISPATCH_GOTO();
     }
 
+generic_this_time:
+    opcode = pa_family_of[PA_OPCODE(*this_instr)];
+    next_instr = this_instr + 1;
+    DISPATCH_GOTO();
+
 unknown_opcode:
     _PyErr_Format(tstate, PyExc_SystemError, "pyadapt: unknown opcode %d", (int)PA_OPCODE(*this_instr));
     goto error;
@@ -5418,8 +5434,7 @@ return_to_caller: {
         this_instr = next_instr;
         int family = pa_family_of[PA_OPCODE(*this_instr)];
         if (family == PA_CALL) {
-            pa_leave_loop_c_levels(tstate);           /* __init__'s entry (3.12) */
-            _Py_LeaveRecursiveCallTstate(tstate);     /* type.__call__'s level */
+            pa_class_call_leave(tstate);              /* type.__call__'s levels */
             if (!Py_IsNone(retval)) {
                 _PyErr_Format(tstate, PyExc_TypeError,
                               "__init__() should return None, not '%.200s'",
@@ -5471,10 +5486,11 @@ resume_with_error:
     LOAD_FRAME_STATE();
     this_instr = code_base + unit->from_cpy[_PyInterpreterFrame_LASTI(frame)];
     if (pa_family_of[PA_OPCODE(*this_instr)] == PA_CALL
-            && CPY_OFFSET(this_instr) == (uint32_t)_PyInterpreterFrame_LASTI(frame)) {
-        /* CALL_PY_CLASS's __init__ raised: type.__call__'s level ends with it */
-        pa_leave_loop_c_levels(tstate);
-        _Py_LeaveRecursiveCallTstate(tstate);
+            && CPY_OFFSET(this_instr) == (uint32_t)_PyInterpreterFrame_LASTI(frame)
+            && !PA_CALLER_PAST_INSTR(frame)) {
+        /* CALL_PY_CLASS's __init__ raised: type.__call__'s levels end with it (a caller
+         * of another inlined call shows the CALL itself too on 3.13, and goes on past it) */
+        pa_class_call_leave(tstate);
     }
     goto error;
 }

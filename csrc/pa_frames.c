@@ -324,3 +324,73 @@ pa_py_recursion_exceeded(PyThreadState *tstate)
     return 0;
 }
 #endif
+
+#ifdef PA_SEAM_TRACER_EVENTS
+/* ---- tracer events pyadapt sends itself, on a seam that sends those of an exception (3.12+:
+ * sys.settrace's RAISE and PY_UNWIND callbacks, Python/legacy_tracing.c) ---- */
+
+/* `what` with `arg` to the thread's c_tracefunc for `frame`, if sys.settrace's tool has
+ * `event` on, as CPython's loop would call it: 0, or -1 with the tracer's exception set */
+static int
+call_legacy_trace(PyThreadState *tstate, _PyInterpreterFrame *frame, int event, int what,
+                  PyObject *arg)
+{
+    PyInterpreterState *interp = tstate->interp;
+    if (tstate->tracing || tstate->c_tracefunc == NULL
+            || !(interp->monitors.tools[event] & (1 << PY_MONITORING_SYS_TRACE_ID))
+            || interp->monitoring_callables[PY_MONITORING_SYS_TRACE_ID][event] == NULL) {
+        return 0;
+    }
+    PyFrameObject *f = pa_frame_object(tstate, frame);
+    if (f == NULL) {
+        return -1;
+    }
+    int old_what = tstate->what_event;
+    tstate->what_event = event;
+    tstate->tracing++;
+    Py_INCREF(f);
+    int err = tstate->c_tracefunc(tstate->c_traceobj, f, what, arg);
+    Py_DECREF(f);
+    tstate->tracing--;
+    tstate->what_event = old_what;
+    return err;
+}
+
+void
+pa_trace_exception(PyThreadState *tstate, _PyInterpreterFrame *frame)
+{
+    PyObject *exc = PyErr_GetRaisedException();
+    if (exc == NULL) {
+        return;
+    }
+    PyObject *tb = PyException_GetTraceback(exc);
+    PyObject *arg = PyTuple_Pack(3, (PyObject *)Py_TYPE(exc), exc, tb != NULL ? tb : Py_None);
+    Py_XDECREF(tb);
+    if (arg == NULL) {
+        Py_DECREF(exc);      /* the MemoryError replaces it */
+        return;
+    }
+    int err = call_legacy_trace(tstate, frame, PY_MONITORING_EVENT_RAISE, PyTrace_EXCEPTION,
+                                arg);
+    Py_DECREF(arg);
+    if (err == 0) {
+        PyErr_SetRaisedException(exc);
+    }
+    else {
+        Py_DECREF(exc);      /* the tracer's exception replaces it */
+    }
+}
+
+void
+pa_trace_return_with_exception(PyThreadState *tstate, _PyInterpreterFrame *frame)
+{
+    PyObject *exc = PyErr_GetRaisedException();
+    if (call_legacy_trace(tstate, frame, PY_MONITORING_EVENT_PY_UNWIND, PyTrace_RETURN,
+                          Py_None) == 0) {
+        PyErr_SetRaisedException(exc);
+    }
+    else {
+        Py_XDECREF(exc);
+    }
+}
+#endif

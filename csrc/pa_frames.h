@@ -60,6 +60,50 @@ pa_enter_loop_c_levels(PyThreadState *tstate)
     (PA_LOOP_ENTRY_C_LEVELS ? (void)(PA_C_RECURSION_REMAINING(tstate) += PA_LOOP_ENTRY_C_LEVELS) \
                             : (void)0)
 
+/* The levels of the recursion limit CALL_PY_CLASS takes besides __init__'s frame: what the
+ * native call of a Python class costs on top of that frame.  3.11 and 3.12 call the class in C
+ * (type.__call__): one C level, taken before the allocation, with the message of a C call, and
+ * the levels CPython's loop takes at its entry, taken after it.  A seam whose CPython runs
+ * __init__ in a frame of its own loop defines PA_CLASS_CALL_SHIM and its own names (3.13's
+ * CALL_ALLOC_AND_ENTER_INIT: one Python level for the shim frame it pushes under __init__'s,
+ * unchecked, and no C level):
+ *   pa_class_call_enter(tstate)       before the allocation: 0, or 1 with RecursionError set
+ *                                     (nothing held)
+ *   pa_class_call_enter_init(tstate)  after it: 0, or 1 with RecursionError set (held, as
+ *                                     pa_enter_loop_c_levels)
+ *   pa_class_call_leave_early(tstate) give back what pa_class_call_enter took
+ *   pa_class_call_leave(tstate)       give back both (__init__ returned or raised)
+ *   PA_CLASS_CALL_FITS(tstate, code)  whether CPython's form would run: its shim and
+ *                                     __init__'s frame fit the thread's data stack chunk */
+#ifndef PA_CLASS_CALL_SHIM
+#  define pa_class_call_enter(tstate) \
+    _Py_EnterRecursiveCallTstate((tstate), " while calling a Python object")
+#  define pa_class_call_enter_init(tstate) pa_enter_loop_c_levels(tstate)
+#  define pa_class_call_leave_early(tstate) _Py_LeaveRecursiveCallTstate(tstate)
+#  define pa_class_call_leave(tstate) \
+    (pa_leave_loop_c_levels(tstate), _Py_LeaveRecursiveCallTstate(tstate))
+#  define PA_CLASS_CALL_FITS(tstate, code) ((void)(tstate), (void)(code), 1)
+#endif
+
+/* `raise E from C` with C a class whose call gives no exception instance: TypeError (3.13; a
+ * seam sets it), or the result set as the cause as it is (3.11, 3.12: None clears it). */
+#ifndef PA_RAISE_CHECKS_CAUSE_INSTANCE
+#  define PA_RAISE_CHECKS_CAUSE_INSTANCE 0
+#endif
+
+/* A frame's builtins looked up by name, for IMPORT_NAME's __import__: 1 and a new reference
+ * in *res, 0 (absent) or -1 (error) and NULL.  3.11 and 3.12 read a dict; 3.13 any mapping
+ * (exec() with a mappingproxy as __builtins__; a seam sets it). */
+#ifndef PA_BUILTINS_LOOKUP
+static inline int
+pa_builtins_lookup_dict(PyObject *builtins, PyObject *name, PyObject **res)
+{
+    *res = Py_XNewRef(_PyDict_GetItemWithError(builtins, name));
+    return *res != NULL ? 1 : PyErr_Occurred() ? -1 : 0;
+}
+#  define PA_BUILTINS_LOOKUP(builtins, name, res) pa_builtins_lookup_dict((builtins), (name), (res))
+#endif
+
 /* A program's top level (_call_toplevel) starts with the whole C limit, as python starts it,
  * less nothing: `c_call`, the call of a C function (exec) that python does not make, takes
  * its level of it (3.12: PA_C_CALL_C_LEVELS).  3.11 counts C levels on the Python counter,

@@ -62,20 +62,6 @@
 /* builtins.__import__ as the interpreter keeps it (import_name's fast path) */
 #define PA_INTERP_IMPORT_FUNC(interp) ((interp)->imports.import_func)
 
-/* `from m import name` failed (the ImportError is set): 3.12's import_from names `name` in
- * the error (name_from, for the traceback's "Did you mean"), through a function it does not
- * export */
-static inline void
-pa_import_error_name_from(PyObject *name)
-{
-    PyObject *exc = PyErr_GetRaisedException();
-    if (exc != NULL && PyErr_GivenExceptionMatches(exc, PyExc_ImportError)) {
-        Py_XSETREF(((PyImportErrorObject *)exc)->name_from, Py_NewRef(name));
-    }
-    PyErr_SetRaisedException(exc);
-}
-#define PA_IMPORT_ERROR_NAME_FROM(name) pa_import_error_name_from(name)
-
 /* ---- tracing and monitoring ---- */
 
 /* Must frames go to CPython's loop?  On 3.12 tracers and profilers are sys.monitoring tools
@@ -84,17 +70,6 @@ pa_import_error_name_from(PyObject *name)
  * answer for the global events is recomputed when the interpreter's monitoring version
  * moves (every change of events bumps it). */
 #define PA_MONITORING_VERSION(interp) ((interp)->monitoring_version)
-
-/* A tracer's events for an exception in a frame pyadapt's loop runs (a debugger set the
- * frame's f_trace, as pdb.set_trace() does for its caller): sys.settrace is tool 7 of
- * sys.monitoring, whose RAISE and PY_UNWIND callbacks call the thread's c_tracefunc with
- * 'exception' and 'return'.  pyadapt calls it the same way, then CPython's loop takes the
- * frame over at the handler (sys.settrace instrumented the code of every executing frame)
- * and sends the rest, line events included (pa_frame312.c). */
-#define PA_SEAM_TRACER_EVENTS 1
-#define PA_TRACER_SET(tstate) ((tstate)->c_tracefunc != NULL)
-void pa_trace_exception(PyThreadState *tstate, _PyInterpreterFrame *frame);
-void pa_trace_return_with_exception(PyThreadState *tstate, _PyInterpreterFrame *frame);
 
 /* ---- the eval breaker ---- */
 

@@ -43,6 +43,20 @@ pa_enter_py_level(PyThreadState *tstate)
 }
 #define pa_leave_py_level(tstate) ((tstate)->py_recursion_remaining++)
 
+/* `from m import name` failed (the ImportError is set): 3.12's and 3.13's import_from
+ * name `name` in the error (name_from, for the traceback's "Did you mean"), through a function
+ * neither exports */
+static inline void
+pa_import_error_name_from(PyObject *name)
+{
+    PyObject *exc = PyErr_GetRaisedException();
+    if (exc != NULL && PyErr_GivenExceptionMatches(exc, PyExc_ImportError)) {
+        Py_XSETREF(((PyImportErrorObject *)exc)->name_from, Py_NewRef(name));
+    }
+    PyErr_SetRaisedException(exc);
+}
+#define PA_IMPORT_ERROR_NAME_FROM(name) pa_import_error_name_from(name)
+
 /* ---- tracing and monitoring ---- */
 
 /* The answer for the global events, recomputed when the seam's PA_MONITORING_VERSION moves */
@@ -61,13 +75,17 @@ int pa_monitoring_local(PyCodeObject *co);
 #define PA_TRACING_ACTIVE(tstate) pa_monitoring_on((tstate)->interp)
 #define PA_LOOP_TRACING(tstate, link) pa_monitoring_on((tstate)->interp)
 /* 3.12+ send a tracer's events through sys.monitoring, which CPython's loop raises from the
- * frame's instrumented code once it runs there: pyadapt sends none itself, unless the seam
- * sends those of an exception in a frame its loop runs (PA_SEAM_TRACER_EVENTS: 3.12). */
-#ifndef PA_SEAM_TRACER_EVENTS
-#define PA_TRACER_SET(tstate) 0
-#define pa_trace_exception(tstate, frame) ((void)0)
-#define pa_trace_return_with_exception(tstate, frame) ((void)0)
-#endif
+ * frame's instrumented code once it runs there: pyadapt sends none itself, but those of an
+ * exception in a frame its loop runs (a debugger set the frame's f_trace, as
+ * pdb.set_trace() does for its caller; a callee set sys.settrace): sys.settrace is tool 7 of
+ * sys.monitoring, whose RAISE and PY_UNWIND callbacks call the thread's c_tracefunc with
+ * 'exception' and 'return'.  pyadapt calls it the same way, then CPython's loop takes the
+ * frame over at the handler (sys.settrace instrumented the code of every executing frame)
+ * and sends the rest, line events included (pa_frames.c). */
+#define PA_SEAM_TRACER_EVENTS 1
+#define PA_TRACER_SET(tstate) ((tstate)->c_tracefunc != NULL)
+void pa_trace_exception(PyThreadState *tstate, _PyInterpreterFrame *frame);
+void pa_trace_return_with_exception(PyThreadState *tstate, _PyInterpreterFrame *frame);
 
 /* ---- generators ---- */
 

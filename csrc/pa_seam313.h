@@ -157,6 +157,34 @@ pa_stack_from_cpython(const pa_unit *u, PyObject **base, PyObject **top)
  * The recursion counters are 3.12's (pa_seam312plus.h). */
 #define PA_CURRENT_FRAME(tstate) ((tstate)->current_frame)
 
+/* IMPORT_NAME finds __import__ in builtins that are any mapping (pa_frames.h) */
+#define PA_BUILTINS_LOOKUP(builtins, name, res) PyMapping_GetOptionalItem((builtins), (name), (res))
+
+/* `raise E from C`: the instance C() makes is checked (pa_frames.h) */
+#define PA_RAISE_CHECKS_CAUSE_INSTANCE 1
+
+/* cls(...) with a Python __init__ (pa_frames.h's PA_CLASS_CALL_SHIM names): 3.13 specializes
+ * the call to CALL_ALLOC_AND_ENTER_INIT, which runs __init__ in its own loop under a shim frame
+ * (_Py_InitCleanup: it checks __init__'s result).  The shim takes a Python level, unchecked,
+ * after the allocation, and __init__'s frame takes its own, checked, at its entry: no C level
+ * and no message of a C call.  The form runs only if both frames fit the data stack's chunk
+ * (else the generic call, through type.__call__, one Python level); the shim's frame size is
+ * its two stack slots over the specials (the object is not exported).  pyadapt pushes no shim
+ * but takes its room on the data stack, under __init__'s frame, so that later calls find the
+ * chunk as full as natively (whether the next shim fits decides the levels that call costs):
+ * popping __init__'s frame gives the stack back to the room's end (both are in one chunk,
+ * which PA_CLASS_CALL_FITS checked), and pa_class_call_leave gives back the room. */
+#define PA_CLASS_CALL_SHIM 1
+#define PA_INIT_SHIM_FRAMESIZE (2 + FRAME_SPECIALS_SIZE)
+#define pa_class_call_enter(tstate) ((void)(tstate), 0)
+#define pa_class_call_enter_init(tstate) \
+    ((tstate)->py_recursion_remaining--, (tstate)->datastack_top += PA_INIT_SHIM_FRAMESIZE, 0)
+#define pa_class_call_leave_early(tstate) ((void)(tstate))
+#define pa_class_call_leave(tstate) \
+    ((tstate)->py_recursion_remaining++, (void)((tstate)->datastack_top -= PA_INIT_SHIM_FRAMESIZE))
+#define PA_CLASS_CALL_FITS(tstate, code) \
+    _PyThreadState_HasStackSpace((tstate), (code)->co_framesize + PA_INIT_SHIM_FRAMESIZE)
+
 /* The loop's link into the thread (pa_loop_enter, pa_frames.h's names): 3.13 has no
  * _PyCFrame; the thread state holds the current frame, and the link remembers the one to
  * give back when the loop leaves. */

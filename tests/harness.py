@@ -463,7 +463,8 @@ def attributes_in_dict_only(o):
     return o.__dict__
 
 
-def check(func=None, args=(), kwargs=None, *, make=None, also=(), schedule=SCHEDULE, name=None):
+def check(func=None, args=(), kwargs=None, *, make=None, also=(), schedule=SCHEDULE, name=None,
+          configs=CONFIGS):
     """Run natively once, then under pyadapt per ``schedule``; fail on any observable difference.
 
     Give either ``func`` (called with ``args``/``kwargs`` every time) or ``make``: a factory called
@@ -471,6 +472,7 @@ def check(func=None, args=(), kwargs=None, *, make=None, also=(), schedule=SCHED
     where ``observe()`` returns the side effects to compare after the call.
     ``also``: functions, code objects, or names of code nested in the case, that pyadapt must
     have entered during every run (frames reached from C, for example).
+    ``configs``: the configurations to compare in (all of CONFIGS unless a case says why not).
     """
     if kwargs is None:
         kwargs = {}
@@ -491,7 +493,7 @@ def check(func=None, args=(), kwargs=None, *, make=None, also=(), schedule=SCHED
     native = _capture(lambda: target(*args, **kwargs), observe, "native")
 
     try:
-        for config in CONFIGS:
+        for config in configs:
             pyadapt.configure(**config)
             _run_schedule(native, fresh, args, kwargs, also_codes, schedule, case_name, config)
     finally:

@@ -177,6 +177,19 @@ def case_uncaught_raise_class_bad_init():
     raise NeedsArg
 
 
+def case_raise_from_class_that_makes_no_exception():
+    # 3.13: TypeError; 3.11 and 3.12 take the result (None) as the cause
+    class ConstructsNone(BaseException):
+        @classmethod
+        def __new__(*args, **kwargs):
+            return None
+
+    try:
+        raise IndexError from ConstructsNone
+    except BaseException as e:  # noqa: BLE001
+        return type(e).__name__, str(e), e.__cause__, e.__suppress_context__
+
+
 def case_uncaught_bare_raise_nothing_active():
     raise
 

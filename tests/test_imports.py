@@ -218,6 +218,37 @@ def case_dunder_import_and_importlib():
     return run
 
 
+def case_from_import_failure_names_the_name():
+    # 3.12+ record the name in the ImportError (name_from), which the traceback's "Did you
+    # mean" suggestion reads
+    import traceback
+
+    def near_miss():
+        from os import pathh  # noqa: F401
+
+    try:
+        near_miss()
+    except ImportError as e:
+        return getattr(e, "name_from", "no name_from"), e.name, traceback.format_exception_only(e)
+
+
+def case_import_with_builtins_a_mapping():
+    # exec() with __builtins__ a mappingproxy: 3.13 finds __import__ in any mapping
+    import types
+
+    code = compile("import foo.bar", "test", "exec")
+    out = []
+    for builtins in ({}, {"__import__": lambda *args: args}):
+        ns = {"__builtins__": types.MappingProxyType(builtins)}
+        try:
+            exec(code, ns)
+            name, globals_, locals_, fromlist, level = ns["foo"]
+            out.append((name, globals_ is ns, locals_ is ns, fromlist, level))
+        except Exception as e:  # noqa: BLE001
+            out.append((type(e).__name__, str(e)))
+    return out
+
+
 def case_import_in_loop_cached():
     total = 0
     for i in range(50):

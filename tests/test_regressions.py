@@ -21,6 +21,13 @@ Header lines (comments at the top of the file):
     per run (default 60): a hang is a failure, not a stuck CI.
 ``# XFAIL: reason``
     mark the case as a known, accepted difference (strict: it fails once it passes).
+``# MODES-3.X: modes``
+    the modes to compare on CPython 3.X, where they differ from ``MODES`` (the file says why).
+``# NATIVE-BUG: 3.X.A-3.X.B reason``
+    CPython 3.X.A to 3.X.B (inclusive) get the program wrong natively (hang, exhaust memory):
+    there the native run is not made, and pyadapt's run is compared with what the file
+    records (EXPECTED-EXIT, and EXPECTED-STDOUT or this version's block), which is what the
+    versions without the bug do.
 
 A crash (negative exit status: a signal) is reported with the signal's name.
 """
@@ -56,8 +63,21 @@ def mode_env(mode):
     raise ValueError(f"unknown mode {mode!r}")
 
 
+def native_bug(value, version=None):
+    """The reason of a NATIVE-BUG line ("3.13.0-3.13.7 cpython gh-132744") if the running
+    CPython (or ``version``) is in its range, else None."""
+    versions, _, reason = value.partition(" ")
+    lo, _, hi = versions.partition("-")
+    lo, hi = (tuple(map(int, v.split("."))) for v in (lo, hi or lo))
+    if lo <= tuple(version or sys.version_info[:3]) <= hi:
+        return f"CPython {versions}: {reason.strip()}"
+    return None
+
+
 def parse_header(path):
-    info = {"modes": ["adaptive", "generic"], "exit": 0, "stdout": None, "timeout": 60.0, "xfail": None}
+    info = {"modes": ["adaptive", "generic"], "exit": 0, "stdout": None, "timeout": 60.0, "xfail": None,
+            "native_bug": None}
+    version_modes = None
     stdout_lines = None
     # EXPECTED-STDOUT-3.X: native output on that version where it differs from the
     # EXPECTED-STDOUT block, which is 3.11's (3.12's recursion messages, for one)
@@ -81,6 +101,11 @@ def parse_header(path):
             key, value = key.strip().upper(), value.strip()
             if key == "MODES":
                 info["modes"] = value.split()
+            elif key.startswith("MODES-"):
+                if key[len("MODES-"):] == this_version:
+                    version_modes = value.split()
+            elif key == "NATIVE-BUG":
+                info["native_bug"] = native_bug(value)
             elif key == "EXPECTED-EXIT":
                 info["exit"] = int(value)
             elif key == "EXPECTED-STDOUT":
@@ -93,6 +118,8 @@ def parse_header(path):
                 info["timeout"] = float(value)
             elif key == "XFAIL":
                 info["xfail"] = value
+    if version_modes is not None:
+        info["modes"] = version_modes
     stdout_lines = version_lines if version_lines is not None else base_lines
     if stdout_lines is not None:
         info["stdout"] = "".join(l + "\n" for l in stdout_lines)
@@ -165,7 +192,12 @@ def native_result(path, timeout):
 @pytest.mark.parametrize("path,mode", _cases())
 def test_regression(path, mode):
     info = parse_header(path)
-    nrc, nout, nerr = native_result(path, info["timeout"])
+    if info["native_bug"]:
+        # not run natively here: the file records what the versions without the bug do
+        assert info["stdout"] is not None, "a NATIVE-BUG program records its expected output"
+        nrc, nout, nerr = info["exit"], info["stdout"], ""
+    else:
+        nrc, nout, nerr = native_result(path, info["timeout"])
     assert nrc == info["exit"], f"native run: {describe_status(nrc)}, file says exit {info['exit']}\n{nerr}"
     if info["stdout"] is not None:
         assert normalize(nout) == normalize(info["stdout"]), "native output is not what the file records"
@@ -191,6 +223,21 @@ def test_regression(path, mode):
     if normalize(err) != normalize(nerr):
         problems.append(f"stderr differs:\n--- native\n{nerr[-3000:]}--- pyadapt ({mode})\n{err[-3000:]}")
     assert not problems, f"{os.path.basename(path)} [{mode}]\n" + "\n".join(problems)
+
+
+def test_header_keys_by_version(tmp_path):
+    this = "%d.%d" % sys.version_info[:2]
+    other = "3.10" if this != "3.10" else "3.9"
+    program = tmp_path / "p.py"
+    program.write_text(f"# MODES: adaptive generic\n# MODES-{this}: w0\n# MODES-{other}: w50\n"
+                       "# NATIVE-BUG: 3.0.0-3.0.9 some bug\n# EXPECTED-STDOUT:\n#| x\nprint('x')\n")
+    info = parse_header(str(program))
+    assert info["modes"] == ["w0"] and info["native_bug"] is None and info["stdout"] == "x\n"
+    assert native_bug("3.13.0-3.13.7 cpython gh-132744", (3, 13, 0)) == \
+        "CPython 3.13.0-3.13.7: cpython gh-132744"
+    assert native_bug("3.13.0-3.13.7 cpython gh-132744", (3, 13, 7))
+    assert native_bug("3.13.0-3.13.7 cpython gh-132744", (3, 13, 8)) is None
+    assert native_bug("3.13.0-3.13.7 cpython gh-132744", (3, 12, 9)) is None
 
 
 # --------------------------------------------------------------------------------------------

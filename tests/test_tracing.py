@@ -45,13 +45,20 @@ def _own(frame):
     return frame.f_code.co_filename == __file__
 
 
-def case_settrace_then_call():
+def _recording_tracer():
+    """A trace function recording the events of this file's frames, and its list."""
     events = []
 
     def tracer(frame, event, arg):
         if _own(frame):
             events.append(_event(frame, event, arg))
         return tracer
+
+    return tracer, events
+
+
+def case_settrace_then_call():
+    tracer, events = _recording_tracer()
 
     sys.settrace(tracer)
     try:
@@ -69,12 +76,7 @@ def case_settrace_then_call():
 
 def case_settrace_traces_current_frame_like_pdb():
     """pdb.set_trace(): the caller's frame gets f_trace, then its next lines produce 'line' events."""
-    events = []
-
-    def tracer(frame, event, arg):
-        if _own(frame):
-            events.append(_event(frame, event, arg))
-        return tracer
+    tracer, events = _recording_tracer()
 
     frame = sys._getframe()
     frame.f_trace = tracer
@@ -85,6 +87,31 @@ def case_settrace_traces_current_frame_like_pdb():
     sys.settrace(None)
     frame.f_trace = None
     return events, y
+
+
+def _set_trace_on_caller_and_raise(tracer):
+    sys.settrace(tracer)
+    sys._getframe().f_back.f_trace = tracer
+    raise RuntimeError
+
+
+def case_callee_traces_its_caller_then_raises():
+    # the caller, running in pyadapt's loop, sees the exception arrive from its callee
+    # ('exception'), its handler's lines and its 'return' (regrtest's test_09_settrace_and_raise)
+    tracer, events = _recording_tracer()
+
+    def caller():
+        try:
+            _set_trace_on_caller_and_raise(tracer)
+        except RuntimeError:
+            pass
+        return "done"
+
+    try:
+        result = caller()
+    finally:
+        sys.settrace(None)
+    return result, events
 
 
 def case_setprofile_then_call():
@@ -262,9 +289,9 @@ else:
 
 
 def test_async_for_traced_as_under_any_pep523_hook():
-    """A traced `async for`: CPython 3.12's SEND runs the awaited coroutine inline only while
-    no PEP 523 hook is set, and with one reports its StopIteration to the tracer as one
-    'exception' event more (regrtest's test_20_async_for_loop, listed by design on 3.12).
+    """A traced `async for`: CPython 3.12's and 3.13's SEND run the awaited coroutine inline
+    only while no PEP 523 hook is set, and with one report its StopIteration to the tracer as
+    one 'exception' event more (regrtest's test_20_async_for_loop, listed by design there).
     pyadapt's events are exactly those of CPython running under any other hook."""
     import subprocess
     outs = {}

@@ -73,8 +73,8 @@ BY_DESIGN["test.test_support.TestSupport.test_recursion"] = (("generic",),
     "needs contextlib's next(gen) to take no recursion level, which holds at CPython's quickened "
     "call sites (PRECALL_BUILTIN_FAST) but not at unquickened ones; generic mode quickens nothing")
 
-if sys.version_info[:2] == (3, 12):
-    # CPython 3.12's SEND runs a coroutine inline only while no PEP 523 hook is set; with one
+if sys.version_info[:2] >= (3, 12):
+    # CPython 3.12's and 3.13's SEND run a coroutine inline only while no PEP 523 hook is set; with one
     # (pyadapt's, or any: _testinternalcapi.set_eval_frame_record gives the same natively) it
     # calls it through C and reports the StopIteration of its return to sys.settrace as an
     # 'exception' event more (tests/test_tracing.py::test_async_for_traced_as_under_any_pep523_hook)
@@ -82,8 +82,27 @@ if sys.version_info[:2] == (3, 12):
                  "TestSetLocalTrace", "TraceOpcodesTestCase"):
         BY_DESIGN[f"test.test_sys_settrace.{_cls}.test_20_async_for_loop"] = (
             ("adaptive", "generic"),
-            "3.12 traces a coroutine awaited under a PEP 523 hook with one 'exception' event "
-            "more, whoever installed the hook")
+            "3.12 and 3.13 trace a coroutine awaited under a PEP 523 hook with one 'exception' "
+            "event more, whoever installed the hook")
+
+if sys.version_info[:2] >= (3, 13):
+    # 3.13's test_opcache runs a function until CPython's loop specialized it, then checks
+    # CPython's quickened bytecode for the form (and only then races threads against it): the
+    # function ran in pyadapt's loop, which specializes its own instructions and not the code
+    # object's (tests/test_guards.py and test_specialization.py cover pyadapt's forms and what
+    # breaks their guards)
+    _OPCACHE_RACES = (
+        "binary_subscr_getitem", "binary_subscr_list_int", "for_iter_gen", "for_iter_list",
+        "load_attr_class", "load_attr_getattribute_overridden", "load_attr_instance_value",
+        "load_attr_method_lazy_dict", "load_attr_method_no_dict", "load_attr_method_with_values",
+        "load_attr_module", "load_attr_property", "load_attr_with_hint", "load_global_module",
+        "store_attr_instance_value", "store_attr_with_hint", "store_subscr_list_int",
+        "unpack_sequence_list")
+    for _tid in (["test.test_opcache.TestCallCache.test_assign_init_code"]
+                 + [f"test.test_opcache.TestRacesDoNotCrash.test_{n}" for n in _OPCACHE_RACES]):
+        BY_DESIGN[_tid] = (("adaptive", "generic"),
+                           "checks CPython's own quickened bytecode (CALL_ALLOC_AND_ENTER_INIT, "
+                           "the forms raced) of a function that ran in pyadapt's loop")
 
 MODES = ("native", "adaptive", "generic")
 
