@@ -1298,12 +1298,72 @@ exec(compile(SIGNAL_HARNESS, "<fuzz-signal-harness>", "exec"), _signal_ns)
 signal_rounds, signal_problems = _signal_ns["signal_rounds"], _signal_ns["signal_problems"]
 SIGNAL_INTERVALS = (1e-5, 3e-5, 1e-4, 3e-4, 1e-3)   # seconds between two SIGALRMs
 SIGNAL_ROUNDS = 3
+# An interval is at least this many times what one SIGALRM costs the machine (see signal_floor)
+SIGNAL_FLOOR_FACTOR = 4
+SIGNAL_FLOOR_ENV = "PYADAPT_FUZZ_SIGNAL_FLOOR"   # the driver's measured floor, for its workers
+_signal_floor = []
+
+
+def signal_cost():
+    """Seconds of wall time one SIGALRM costs this process: the kernel's delivery and the
+    interpreter running a trivial Python handler.  Measured as the time a fixed loop loses under a
+    timer firing every 200 us, divided by the signals delivered (the best of five tries).  About
+    3 us on bare metal; 25-35 us in some virtual machines (where each timer interrupt exits to the
+    hypervisor), and there a timer every 10 or 30 us leaves a program no time to run: CPython
+    itself then spends its life in the handler, nests it until RecursionError and dies."""
+    hits = [0]
+
+    def handler(signum, frame):
+        hits[0] += 1
+
+    def spin(n):
+        x = 0
+        for i in range(n):
+            x += i
+        return x
+
+    def timed(n):
+        t = time.perf_counter()
+        spin(n)
+        return time.perf_counter() - t
+
+    n = 1000
+    while timed(n) < 0.02:
+        n *= 2
+    previous = signal.signal(signal.SIGALRM, handler)
+    best = float("inf")
+    try:
+        for _ in range(5):
+            quiet = timed(n)
+            hits[0] = 0
+            signal.setitimer(signal.ITIMER_REAL, 2e-4, 2e-4)
+            try:
+                loud = timed(n)
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            if hits[0]:
+                best = min(best, max(0.0, loud - quiet) / hits[0])
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    return best if best != float("inf") else 0.0
+
+
+def signal_floor():
+    """The shortest interval a --signals run uses on this machine: SIGNAL_FLOOR_FACTOR times
+    signal_cost(), so the program keeps most of its time (measured once per run, by the driver;
+    its workers read it from the environment)."""
+    if not _signal_floor:
+        given = os.environ.get(SIGNAL_FLOOR_ENV)
+        _signal_floor.append(float(given) if given else SIGNAL_FLOOR_FACTOR * signal_cost())
+    return _signal_floor[0]
 
 
 def signal_intervals(key):
-    """The intervals of one program's rounds (drawn from its seed and index)."""
+    """The intervals of one program's rounds (drawn from its seed and index; none shorter than
+    signal_floor())."""
     r = random.Random("signals:" + key)
-    return [r.choice(SIGNAL_INTERVALS) for _ in range(SIGNAL_ROUNDS)]
+    floor = signal_floor()
+    return [max(floor, r.choice(SIGNAL_INTERVALS)) for _ in range(SIGNAL_ROUNDS)]
 
 
 def execute_signals(src, mode, key):
@@ -1474,6 +1534,8 @@ class Driver:
             env = dict(os.environ)
             for k in ("PYADAPT", "PYADAPT_SPECIALIZE", "PYADAPT_WARMUP"):
                 env.pop(k, None)
+            if self.ns.signals:
+                env[SIGNAL_FLOOR_ENV] = repr(signal_floor())
             proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                     env=env, start_new_session=True)
             current = None
@@ -1618,7 +1680,8 @@ def main(argv=None):
                          "mid-loop, and mutate classes (__bases__, an attribute's class gaining "
                          "__get__/__set__, properties re-initialized)")
     ap.add_argument("--signals", action="store_true",
-                    help="also run each program while SIGALRM fires every 10 us to 1 ms with a "
+                    help="also run each program while SIGALRM fires every 10 us to 1 ms (never "
+                         "more often than the machine can take: see signal_floor) with a "
                          "handler that raises, from fresh code objects (first entered, compiled "
                          "and specialized under fire): every exception the handler raises must "
                          "reach the program, through the frame the handler was handed, never a "
@@ -1646,6 +1709,8 @@ def main(argv=None):
                       ns.signals)
 
     t0 = time.monotonic()
+    if ns.signals:
+        signal_floor()   # here, in the main thread (signal.signal), before the workers start
     drv = Driver(ns)
     end = ns.start + ns.count
     jobs = max(1, min(ns.jobs, ns.count))
@@ -1668,6 +1733,10 @@ def main(argv=None):
     print(f"fuzz: seed {ns.seed}{' --descriptors' if ns.descriptors else ''}{' --signals' if ns.signals else ''}, {drv.ran} programs x {len(ns.modes)} modes ({' '.join(ns.modes)}), "
           f"{len(drv.found)} differing" + (" (" + ", ".join(f"{v} {k}" for k, v in sorted(kinds.items())) + ")" if kinds else "")
           + f", {time.monotonic() - t0:.1f}s")
+    if ns.signals:
+        print(f"signals: intervals {', '.join(f'{i * 1e6:g}' for i in SIGNAL_INTERVALS)} us, none "
+              f"shorter than {signal_floor() * 1e6:.0f} us ({SIGNAL_FLOOR_FACTOR} x what one SIGALRM "
+              f"costs here)")
     for who in ("native", "pyadapt"):
         c = drv.signals.get(who)
         if c:
