@@ -3627,6 +3627,25 @@ dispatch_switch:
 
     /* ================= LOAD_ATTR ================= */
 
+/* The values index of `owner`'s type at a polymorphic instance-value site, into `out`: the
+ * site's own (cache->type_version, cache->index), else the one of type slots `slot_a`, `slot_b`
+ * (pa_word.h) that holds the type, else one that `add` fills for it now; a full site
+ * (add refuses) deoptimizes. */
+#define INSTANCE_VALUE_INDEX(out, owner, cache, slot_a, slot_b, add)                        \
+    do {                                                                                   \
+        uint32_t tv_ = Py_TYPE(owner)->tp_version_tag;                                     \
+        (out) = (cache)->index;                                                            \
+        if (tv_ != (cache)->type_version) {                                                \
+            uint32_t slot_ = pa_type_slot_find(tv_, (slot_a), (slot_b));                   \
+            if (slot_ == PA_TYPE_SLOT_FREE) {                                              \
+                SYNC_LASTI();                                                              \
+                slot_ = add((owner), GETITEM(names, oparg), this_instr);                   \
+                DEOPT_IF(slot_ == PA_TYPE_SLOT_FREE);                                      \
+            }                                                                              \
+            (out) = PA_TYPE_SLOT_INDEX(slot_);                                             \
+        }                                                                                  \
+    } while (0)
+
     TARGET(LOAD_ATTR_ADAPTIVE) {
         ADAPTIVE(LOAD_ATTR, pa_specialize_load_attr(TOP(), GETITEM(names, oparg), this_instr));
     }
@@ -3634,17 +3653,9 @@ dispatch_switch:
     PURE_TARGET(LOAD_ATTR_INSTANCE_VALUE) {
         pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
         PyObject *owner = TOP();
-        uint32_t tv = Py_TYPE(owner)->tp_version_tag;
-        uint32_t index = cache->index;
-        if (tv != cache->type_version) {
-            uint32_t slot = pa_type_slot_find(tv, cache->descr_lo, cache->descr_hi);
-            if (slot == PA_TYPE_SLOT_FREE) {
-                SYNC_LASTI();
-                slot = pa_add_load_attr_type(owner, GETITEM(names, oparg), this_instr);
-                DEOPT_IF(slot == PA_TYPE_SLOT_FREE);
-            }
-            index = PA_TYPE_SLOT_INDEX(slot);
-        }
+        uint32_t index;
+        INSTANCE_VALUE_INDEX(index, owner, cache, cache->descr_lo, cache->descr_hi,
+                             pa_add_load_attr_type);
         PyDictValues *values = PA_INSTANCE_VALUES(owner);
         DEOPT_IF(values == NULL);
         PyObject *res = values->values[index];
@@ -3869,17 +3880,9 @@ dispatch_switch:
     PURE_TARGET(STORE_ATTR_INSTANCE_VALUE) {
         pa_cache_store_attr *cache = (pa_cache_store_attr *)next_instr;
         PyObject *owner = TOP();
-        uint32_t tv = Py_TYPE(owner)->tp_version_tag;
-        uint32_t index = cache->index;
-        if (tv != cache->type_version) {
-            uint32_t slot = pa_type_slot_find(tv, cache->version_2, cache->version_3);
-            if (slot == PA_TYPE_SLOT_FREE) {
-                SYNC_LASTI();
-                slot = pa_add_store_attr_type(owner, GETITEM(names, oparg), this_instr);
-                DEOPT_IF(slot == PA_TYPE_SLOT_FREE);
-            }
-            index = PA_TYPE_SLOT_INDEX(slot);
-        }
+        uint32_t index;
+        INSTANCE_VALUE_INDEX(index, owner, cache, cache->version_2, cache->version_3,
+                             pa_add_store_attr_type);
         PyDictValues *values = PA_STORE_VALUES(owner);
         DEOPT_IF(values == NULL);
         STAT_HIT();
