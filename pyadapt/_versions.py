@@ -7,7 +7,7 @@ can be imported there.
 """
 import sys
 
-SUPPORTED_VERSIONS = ((3, 11), (3, 12))
+SUPPORTED_VERSIONS = ((3, 11), (3, 12), (3, 13))
 
 
 def supported_text():

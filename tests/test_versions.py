@@ -19,7 +19,7 @@ from pyadapt import _versions
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Interpreters of other versions on this machine (pyenv), for the refusal tests.
-OTHERS = ["3.10.13", "3.13.0"]
+OTHERS = ["3.10.13"]
 
 
 def _pyenv_python(version):
@@ -54,8 +54,11 @@ def test_this_interpreter_is_supported_and_others_are_refused():
     assert _versions.refusal() is None
     assert _versions.refusal("cpython", (3, 11, 7)) is None
     assert _versions.refusal("cpython", (3, 12, 1)) is None
-    line = _versions.refusal("cpython", (3, 13, 0))
-    assert "CPython 3.11, 3.12 only" in line and "3.13.0" in line and "\n" not in line
+    assert _versions.refusal("cpython", (3, 13, 0)) is None
+    line = _versions.refusal("cpython", (3, 14, 0))
+    assert "CPython 3.11, 3.12, 3.13 only" in line and "3.14.0" in line and "\n" not in line
+    line = _versions.refusal("cpython", (3, 10, 13))
+    assert "CPython 3.11, 3.12, 3.13 only" in line and "3.10.13" in line
     assert "pypy" in _versions.refusal("pypy", (3, 11, 0))
 
 
