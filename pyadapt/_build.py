@@ -13,6 +13,7 @@ instructions it executes (``stats()["instructions"]``, None in a normal build).
 import glob
 import os
 import sys
+import sysconfig
 
 from cffi import FFI
 
@@ -37,7 +38,11 @@ ffibuilder = FFI()
 ffibuilder.cdef(_read("pa_cdef.h") + _read("pa_caches.h"))
 
 _debug = os.environ.get("PYADAPT_DEBUG_BUILD", "") not in ("", "0")
-_cflags = ["-Wall", "-Wextra", "-std=gnu11", "-fno-strict-aliasing", "-fvisibility=hidden", "-fno-plt"]
+_cflags = ["-Wall", "-Wextra", "-std=gnu11", "-fno-strict-aliasing", "-fvisibility=hidden", "-fno-plt",
+           # CPython's headers, internal ones included, as system headers: the warnings are for
+           # pyadapt's own code (3.13.0's pycore_object.h has an unused parameter in an inline
+           # function, reported once per source file otherwise)
+           "-isystem", sysconfig.get_paths()["include"]]
 _macros = []
 if _debug:
     _cflags += ["-O0", "-g"]
