@@ -1169,6 +1169,74 @@ def test_polymorphic_instance_values_other_index_guards(func):
     assert s["hits"] > 0 and (s["misses"] > 0 or s["deopts"] > 0), s
 
 
+# PyTypeObject's tp_version_tag and tp_flags, as byte offsets (3.11-3.13 alike): after the
+# object header (ob_refcnt, ob_type, ob_size), 45 and 18 pointer-sized fields
+_TP_VERSION_TAG_OFFSET = 24 + 45 * 8
+_TP_FLAGS_OFFSET = 24 + 18 * 8
+
+
+class PolyHigh(PolyConstraint):
+    def __init__(self, a, b):
+        self.scale = 0                   # a and b one index later than in PolyEqual
+        super().__init__(a, b)
+
+
+def _force_type_version(cls, version):
+    """Give `cls` the type version `version` in place (no Python API sets one; CPython hands
+    them out from a counter that a test cannot run up to 2**26).  The layout is checked on
+    tp_flags first, so a layout this does not know fails the test instead of writing
+    elsewhere."""
+    import ctypes
+    base = id(cls)
+    flags = ctypes.c_ulong.from_address(base + _TP_FLAGS_OFFSET)
+    assert flags.value == cls.__flags__, "PyTypeObject layout not as assumed"
+    tag = ctypes.c_uint.from_address(base + _TP_VERSION_TAG_OFFSET)
+    assert tag.value != 0 and tag.value < 2 ** 26, tag.value   # a valid tag, from the counter
+    tag.value = version
+
+
+def poly_high(n, objs):
+    t = 0
+    for i in range(n):
+        t += objs[i % 2].b
+    return t
+
+
+@pytest.mark.parametrize("version", [None, 2 ** 26 - 1, 2 ** 26, 2 ** 32 - 5],
+                         ids=["counter", "top-fitting", "too-high", "far-too-high"])
+def test_polymorphic_instance_values_type_version_must_fit(version):
+    """A type slot packs the type version in 26 bits: a type whose version does not fit is
+    not held (the site misses for it and gives the right value); one that fits is."""
+    class High(PolyHigh):
+        pass
+    objs = [PolyEqual(1, 2), High(3, 4)]
+    assert objs[1].b == 4                # the type has a valid version tag now
+    if version is not None:
+        _force_type_version(High, version)
+    want = poly_high(60, objs)
+    pyadapt.configure(specialize=True, warmup=2)
+    pyadapt.reset_stats()
+    assert pyadapt.run(poly_high, 60, objs) == want
+    s = pyadapt.stats()["specialized"]["LOAD_ATTR_INSTANCE_VALUE"]
+    loads = [i for i in pyadapt.get_instructions(poly_high)
+             if i.opname == "LOAD_ATTR_INSTANCE_VALUE"]
+    if version is None or version < 2 ** 26:
+        assert s["misses"] == 0 and s["deopts"] == 0, s
+        (load,) = loads
+        caches = dict(load.caches)
+        held = [_word.type_slot_version(caches[k]) for k in ("descr_lo", "descr_hi")]
+        assert (version or held[0]) in held, (version, caches)
+    else:
+        # the site missed for High (and may have deoptimized, then taken High as its first
+        # type, whose field is 32 bits wide): no type slot held High's version, truncated
+        assert s["misses"] > 0, s
+        for load in loads:
+            caches = dict(load.caches)
+            for k in ("descr_lo", "descr_hi"):
+                held = _word.type_slot_version(caches[k])
+                assert not held or held != version % 2 ** 26, caches
+
+
 class PolyDisc:
     def __init__(self, r):
         self.r = r
