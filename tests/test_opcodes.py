@@ -19,6 +19,7 @@ import types
 
 import pytest
 
+import pyadapt
 from pyadapt import _word
 from pyadapt._compiler import _DECODER, ARG_NAMES, OPNAMES, OPS, decoder_entries
 from pyadapt._pyadapt import lib
@@ -252,6 +253,48 @@ def test_generic_row_oparg_kind_matches_cpython(info):
         assert (info.arg in ("local", "local_pair")) == (op in opcode.haslocal or
                                                          op in opcode.hasfree)
         assert (info.arg == "compare") == (op in opcode.hascompare)
+
+
+# Code with an instruction of every oparg kind that names something of the code object or a
+# comparison (the super() loads, the fused local pairs and the comparisons are the opargs
+# 3.12 and 3.13 encode otherwise than pyadapt).
+_MEANING_SOURCE = """
+import os
+G = 1
+def outer(a, b):
+    c = a + b
+    a, b = b, a
+    x = a < b
+    y = a >= c
+    def inner():
+        return c
+    return os.path.join(str(a), G, b.real, "k", 2.5, inner, x, y)
+class K(dict):
+    def m(self):
+        return super().get(1), super(K, self).keys, super().__init__
+"""
+MEANING_KINDS = {"name", "global", "super", "const", "local", "local_pair", "compare"}
+
+
+def test_oparg_means_what_cpythons_does():
+    """A stack effect does not see an oparg's meaning (a name index shifted wrong has the same
+    one), so this compares it: each instruction of pyadapt's compiled code whose oparg names
+    a name, constant, local or comparison names what CPython's instruction it was made from
+    names, as ``dis`` shows them."""
+    top = compile(_MEANING_SOURCE, "<opargs>", "exec")
+    codes, seen = [top], set()
+    for code in codes:
+        codes.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+        cpy = {instr.offset: instr for instr in dis.get_instructions(code)}
+        for instr in pyadapt.get_instructions(code, adaptive=False):
+            kind = OPS[instr.family].arg
+            if kind in MEANING_KINDS:
+                seen.add(kind)
+                made_from = cpy[instr.cpy_offset]
+                assert instr.argval == made_from.argval, (
+                    code.co_name, instr.opname, instr.arg, instr.argval, made_from.opname,
+                    made_from.arg, made_from.argval)
+    assert seen == {info.arg for info in LOWERED_HERE} & MEANING_KINDS
 
 
 @pytest.mark.parametrize("info", SUPERS, ids=lambda i: i.name)
