@@ -206,8 +206,8 @@ def _skipped_by_jump():
 def test_generic_row_matches_cpython_stack_effect(info):
     """The row's stack effect, at the oparg the compiler gives it, is CPython's at the oparg
     it was made from, with what the decoder folds in: a dropped instruction's effect, and on
-    a jump taken past `extra` units the effect of the instructions there (3.12's FOR_ITER
-    lands past the END_FOR that pops the exhausted iterator)."""
+    a jump taken past `extra` units the effect of the instructions there (3.12's exhausted
+    FOR_ITER lands past its END_FOR, and does that END_FOR's pops itself)."""
     dropped = [opcode.opmap[d] for d, into in DROPPED_INTO.items() if into == info.name]
     for entry in LOWERED[info.name]:
         op, extra, limit = entry[0], entry[7], entry[8]
