@@ -28,7 +28,8 @@
  * expressions of `oparg` and, for an instruction whose stack depends on whether it branches,
  * `jump` (1 when the jump is taken).  Items it reaches under the top and leaves in place
  * (COPY, SWAP, LIST_APPEND's list) count in both.  pa_stack_effect() evaluates them;
- * tests/test_opcodes.py checks each row against CPython 3.11's dis.stack_effect.
+ * tests/test_opcodes.py checks each row against the running CPython's dis.stack_effect, through
+ * its decoder's rewriting of opargs (3.11, 3.12 and 3.13).
  *
  * The instruction word, oparg and counter are encoded and decoded in pa_word.h.
  */

@@ -1,8 +1,7 @@
 """pyadapt's decoder of CPython 3.13 (pyadapt/_decode313.py), tested from any version.
 
-3.13 is refused at install and import until its loop work is done, so its decoder cannot
-run inside a 3.13 pyadapt yet.  Its rows are data built from 3.13's ``opcode`` module, so
-these tests capture 3.13's own tables, ``dis.stack_effect`` and the bytecode of a few of its
+Its rows are data built from 3.13's ``opcode`` module, so these tests, which run on any
+supported version (on 3.13 itself tests/test_opcodes.py checks the rows natively too), capture 3.13's own tables, ``dis.stack_effect`` and the bytecode of a few of its
 stdlib modules by running pyenv's 3.13.0 in a subprocess (skipped where it is not
 installed), build the decoder from them here, and check (1) every 3.13 opcode that lowers to
 a pyadapt row has that row's stack effect, and (2) walking every code object of those
