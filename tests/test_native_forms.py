@@ -5,11 +5,14 @@ to the versions that have it and to the pyadapt form(s) that cover the same case
 versions, or to ``MISSING`` with what pyadapt does instead.  The tests check that the table
 lists exactly the running interpreter's forms (a form a new CPython adds cannot go unlisted),
 that every pyadapt form it names exists and is an adaptive, specialized or superinstruction
-form, and, for native forms of every family, that a small program gives native results and
-that the named pyadapt form ran (its hits in ``pyadapt.stats()``).
+form, that docs/architecture.md shows the same table, and, for native forms of every family,
+that a small program gives native results and that the named pyadapt form ran (its hits in
+``pyadapt.stats()``).
 """
 import collections
 import opcode
+import os
+import re
 import sys
 
 import pytest
@@ -258,6 +261,42 @@ def test_every_entry_names_pyadapt_forms_or_says_why_not():
             # instruction is no counterpart
             assert info.family != info.name or info.flags & lib.PA_F_SUPER, (
                 f"{name}: {form} is a generic instruction")
+
+
+# ---- the docs show the same table ----
+
+DOCS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs",
+                    "architecture.md")
+DOCS_SECTION = "### Native specialized forms and their pyadapt counterparts"
+
+
+def docs_tables():
+    """{version: {native form: (pyadapt forms, or () for none)}} from docs/architecture.md."""
+    with open(DOCS, encoding="utf-8") as f:
+        text = f.read()
+    start = text.index(DOCS_SECTION)
+    end = text.index("\n## ", start)
+    tables, current = {}, None
+    for line in text[start:end].splitlines():
+        heading = re.match(r"#### CPython 3\.(\d+)", line)
+        if heading:
+            current = tables.setdefault((3, int(heading.group(1))), {})
+        row = re.match(r"\| `(\w+)` \| ([^|]*) \|", line)
+        if row and current is not None:
+            assert row.group(1) not in current, f"{row.group(1)} twice in the docs"
+            current[row.group(1)] = tuple(re.findall(r"`(\w+)`", row.group(2)))
+    return tables, text[start:end]
+
+
+def test_docs_show_the_table():
+    tables, section = docs_tables()
+    for version in VERSIONS:
+        want = {name: e.forms for name, e in table(version).items()}
+        assert tables.get(version) == want, f"docs' table for {version} differs"
+        covered = sum(1 for forms in want.values() if forms)
+        count = (f"{len(want)} native forms, {covered} with a counterpart, "
+                 f"{len(want) - covered} missing")
+        assert count in section, f"docs' count line for {version}: {count}"
 
 
 # ---- the counterparts run: a differential program per form, and the form's hits ----
