@@ -5,9 +5,10 @@ to the versions that have it and to the pyadapt form(s) that cover the same case
 versions, or to ``MISSING`` with what pyadapt does instead.  The tests check that the table
 lists exactly the running interpreter's forms (a form a new CPython adds cannot go unlisted),
 that every pyadapt form it names exists and is an adaptive, specialized or superinstruction
-form, that docs/architecture.md shows the same table, and, for native forms of every family,
-that a small program gives native results and that the named pyadapt form ran (its hits in
-``pyadapt.stats()``).
+form, that docs/architecture.md shows the same table, for native forms of every family that a
+small program gives native results and that the named pyadapt form ran (its hits in
+``pyadapt.stats()``), and that every specialized form the table names for the running version
+runs there.
 """
 import collections
 import opcode
@@ -21,13 +22,13 @@ import pyadapt
 from pyadapt._compiler import OPS
 from pyadapt._pyadapt import lib
 from harness import DEFAULT_CONFIG, check
+from test_specializer import CASES as SPECIALIZER_CASES
 from test_specializer import (Plain, f_binary_float, f_binary_int, f_binary_str, f_calls_builtin,
                               f_calls_method_descriptors, f_calls_python, f_compare_jump,
                               f_for_iter, f_load_attr_class, f_load_attr_instance_value,
-                              f_load_attr_module, f_load_attr_nondescriptor,
-                              f_load_attr_property, f_load_attr_slot, f_load_attr_with_hint,
-                              f_load_global_builtin, f_load_global_module,
-                              f_load_method_lazy_dict, f_load_method_no_dict,
+                              f_load_attr_module, f_load_attr_nondescriptor, f_load_attr_property,
+                              f_load_attr_slot, f_load_attr_with_hint, f_load_global_builtin,
+                              f_load_global_module, f_load_method_lazy_dict, f_load_method_no_dict,
                               f_load_method_with_values, f_store_attr_instance_value,
                               f_store_attr_slot, f_store_subscr, f_subscr, f_unpack)
 
@@ -304,13 +305,23 @@ def test_docs_show_the_table():
 # the native form's case is not theirs (bound methods, super(), *args).
 
 class Base:
+    kind = "base"
+
     def who(self):
         return "base"
+
+    @classmethod
+    def make(cls):
+        return cls.__name__
 
 
 class Derived(Base):
     def who(self):
-        return "derived/" + super().who()
+        return "derived/" + super().who() + super().kind
+
+    @classmethod
+    def base_kind(cls):
+        return super().kind + super().make()
 
 
 class Scaler:
@@ -343,9 +354,21 @@ def varargs_call(n):
     return t
 
 
-def super_method(n):
+def super_instance(n):
     d = Derived()
     return [d.who() for _ in range(n)]
+
+
+def super_class_attr(n):
+    return [Derived.base_kind() for _ in range(n)]
+
+
+def compare_values(n):
+    out = []
+    for i in range(n):
+        f, s = i * 0.5, str(i)
+        out.append((f < 1.5, s == "3"))
+    return out
 
 
 # (native forms the program exercises, on whichever version has one of them; the pyadapt
@@ -365,7 +388,10 @@ CASES = [
     Case(("LOAD_METHOD_NO_DICT", "LOAD_ATTR_METHOD_NO_DICT"), "LOAD_METHOD_NO_DICT",
          f_load_method_no_dict),
     Case(("LOAD_ATTR_METHOD_LAZY_DICT",), "LOAD_METHOD_LAZY_DICT", f_load_method_lazy_dict),
-    Case(("LOAD_SUPER_ATTR_METHOD",), "LOAD_SUPER_METHOD_INSTANCE", super_method),
+    Case(("LOAD_SUPER_ATTR_METHOD",), "LOAD_SUPER_METHOD_INSTANCE", super_instance),
+    Case(("LOAD_SUPER_ATTR_ATTR",), "LOAD_SUPER_ATTR_INSTANCE", super_instance),
+    Case(("LOAD_SUPER_ATTR_ATTR",), "LOAD_SUPER_ATTR_CLASS", super_class_attr),
+    Case(("LOAD_SUPER_ATTR_METHOD",), "LOAD_SUPER_METHOD_CLASS", super_class_attr),
     Case(("LOAD_GLOBAL_MODULE",), "LOAD_GLOBAL_MODULE", f_load_global_module),
     Case(("LOAD_GLOBAL_BUILTIN",), "LOAD_GLOBAL_BUILTIN", f_load_global_builtin),
     Case(("BINARY_OP_ADD_INT",), "BINARY_OP_ADD_INT", f_binary_int),
@@ -373,6 +399,8 @@ CASES = [
     Case(("BINARY_OP_INPLACE_ADD_UNICODE",), "BINARY_OP_INPLACE_ADD_UNICODE", f_binary_str),
     Case(("COMPARE_OP_INT_JUMP", "COMPARE_OP_INT"), "COMPARE_OP_INT_JUMP", f_compare_jump),
     Case(("COMPARE_OP_STR_JUMP", "COMPARE_OP_STR"), "COMPARE_OP_STR_JUMP", f_compare_jump),
+    Case(("COMPARE_OP_FLOAT",), "COMPARE_OP_FLOAT", compare_values),
+    Case(("COMPARE_OP_STR",), "COMPARE_OP_STR", compare_values),
     Case(("CALL_PY_EXACT_ARGS",), "CALL_PY_EXACT_ARGS", f_calls_python),
     Case(("CALL_PY_WITH_DEFAULTS", "CALL_PY_GENERAL"), "CALL_PY_WITH_DEFAULTS", f_calls_python),
     Case(("CALL_ALLOC_AND_ENTER_INIT",), "CALL_PY_CLASS", f_calls_python),
@@ -437,3 +465,24 @@ def test_counterpart_runs(case):
     finally:
         pyadapt.configure(**DEFAULT_CONFIG)
     assert hits > 0, f"{case.form} did not run for {native}"
+
+
+def test_every_named_form_runs_on_this_version():
+    """Beyond the cases: each specialized form the table names for this version runs in one
+    of tests/test_specializer.py's programs or ours (those compare with native results in
+    their own tests).  Adaptive forms and superinstructions count no hits."""
+    programs = list(dict.fromkeys([*SPECIALIZER_CASES, *(case.func for case in CASES)]))
+    ran = set()
+    pyadapt.configure(specialize=True, warmup=2)
+    try:
+        for func in programs:
+            pyadapt.reset_stats()
+            for _ in range(3):
+                pyadapt.run(func, 20)
+            ran |= {form for form, s in pyadapt.stats()["specialized"].items() if s["hits"]}
+    finally:
+        pyadapt.configure(**DEFAULT_CONFIG)
+    quiet = lib.PA_F_ADAPTIVE | lib.PA_F_SUPER
+    named = {form for e in table(VERSION).values() for form in e.forms
+             if not OPS[form].flags & quiet}
+    assert not named - ran, f"named for {VERSION}, never ran: {sorted(named - ran)}"
