@@ -90,6 +90,11 @@ typedef struct {
 typedef struct {
     uint32_t counter;
     uint32_t hits;
+} pa_cache_contains_op;
+
+typedef struct {
+    uint32_t counter;
+    uint32_t hits;
     uint32_t func_version;   /* CALL_PY_*: the function's version; CALL_PY_CLASS: the class's */
     uint32_t min_args;       /* CALL_PY_WITH_DEFAULTS; CALL_PY_CLASS: __init__'s version */
     uint32_t init_lo;        /* CALL_PY_CLASS: the class's __init__ (borrowed) */

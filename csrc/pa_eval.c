@@ -1321,6 +1321,19 @@ const int pa_counts_instructions = 0;
     } while (0)
 
 #define SKIP_CACHE(T) (next_instr += PA_CACHE_UNITS(T))
+/* The end of CONTAINS_OP and its forms: the operands (popped) released, res < 0 an error,
+ * else the bool, negated for `not in` (oparg 1). */
+#define CONTAINS_RESULT(RES, LEFT, RIGHT) \
+    do { \
+        Py_DECREF(LEFT); \
+        Py_DECREF(RIGHT); \
+        if ((RES) < 0) { \
+            goto error; \
+        } \
+        PUSH(Py_NewRef(((RES) ^ oparg) ? Py_True : Py_False)); \
+        SKIP_CACHE(pa_cache_contains_op); \
+        DISPATCH(); \
+    } while (0)
 /* Execute the current instruction again, under the opcode its word holds now. */
 #define REDISPATCH() \
     do { opcode = PA_OPCODE(*this_instr); next_instr = this_instr + 1; DISPATCH_GOTO(); } while (0)
@@ -3019,13 +3032,7 @@ dispatch_switch:
         PyObject *right = POP();
         PyObject *left = POP();
         int res = PySequence_Contains(right, left);
-        Py_DECREF(left);
-        Py_DECREF(right);
-        if (res < 0) {
-            goto error;
-        }
-        PUSH(Py_NewRef((res ^ oparg) ? Py_True : Py_False));
-        DISPATCH();
+        CONTAINS_RESULT(res, left, right);
     }
 
     TARGET(IMPORT_NAME) {
@@ -4528,6 +4535,34 @@ dispatch_switch:
         DECREF_SYNC(seq);
         SKIP_CACHE(pa_cache_unpack_sequence);
         DISPATCH();
+    }
+
+    /* ================= CONTAINS_OP ================= */
+
+    TARGET(CONTAINS_OP_ADAPTIVE) {
+        ADAPTIVE(CONTAINS_OP, pa_specialize_contains_op(SECOND(), TOP(), this_instr));
+    }
+
+    /* The key's __hash__ and __eq__ may run Python code (SYNC_LASTI: TARGET), raise or change
+     * the container; the container's own lookup copes, as it does under PySequence_Contains. */
+    TARGET(CONTAINS_OP_DICT) {
+        PyObject *right = TOP(), *left = SECOND();
+        DEOPT_IF(!PyDict_CheckExact(right));
+        STAT_HIT();
+        STACK_SHRINK(2);
+        int res = PyDict_Contains(right, left);
+        CONTAINS_RESULT(res, left, right);
+    }
+
+    /* set's and frozenset's sq_contains (not PySet_Contains): an unhashable set key is looked
+     * up as a frozenset, as `in` does */
+    TARGET(CONTAINS_OP_SET) {
+        PyObject *right = TOP(), *left = SECOND();
+        DEOPT_IF(!PyAnySet_CheckExact(right));
+        STAT_HIT();
+        STACK_SHRINK(2);
+        int res = Py_TYPE(right)->tp_as_sequence->sq_contains(right, left);
+        CONTAINS_RESULT(res, left, right);
     }
 
     /* ================= CALL ================= */

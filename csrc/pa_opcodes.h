@@ -46,6 +46,7 @@
 #define PA_CACHE_OF_BINARY_SUBSCR pa_cache_binary_subscr
 #define PA_CACHE_OF_STORE_SUBSCR pa_cache_store_subscr
 #define PA_CACHE_OF_UNPACK_SEQUENCE pa_cache_unpack_sequence
+#define PA_CACHE_OF_CONTAINS_OP pa_cache_contains_op
 #define PA_CACHE_OF_CALL pa_cache_call
 #define PA_CACHE_OF_FOR_ITER pa_cache_for_iter
 #define PA_CACHE_OF_SEND pa_cache_send
@@ -121,7 +122,7 @@
     PA_OP0(POP_JUMP_IF_NOT_NONE, JUMP, 1, 0, 0)                  /* pop TOS, jump if not None */ \
     PA_OPC(LOAD_GLOBAL, pa_cache_load_global, GLOBAL, 0, (oparg & 1) + 1, 0) /* push global co_names[oparg>>1] (and NULL first if oparg&1) */ \
     PA_OP0(IS_OP, IS, 2, 1, 0)                                   /* TOS = (TOS1 is TOS) ^ oparg */ \
-    PA_OP0(CONTAINS_OP, IN, 2, 1, 0)                             /* TOS = (TOS1 in TOS) ^ oparg */ \
+    PA_OPC(CONTAINS_OP, pa_cache_contains_op, IN, 2, 1, 0)       /* TOS = (TOS1 in TOS) ^ oparg */ \
     PA_OP0(RERAISE, RERAISE, 1, 0, 0)                            /* re-raise TOS (oparg: restore f_lasti from the stack) */ \
     PA_OP0(COPY, DEPTH, oparg, oparg + 1, 0)                     /* push the oparg-th item */ \
     PA_OPC(BINARY_OP, pa_cache_binary_op, BINARY_OP, 2, 1, 0)    /* TOS = TOS1 <op oparg> TOS */ \
@@ -222,6 +223,9 @@
     PA_SPEC(UNPACK_SEQUENCE_TWO_TUPLE, UNPACK_SEQUENCE, 0)       \
     PA_SPEC(UNPACK_SEQUENCE_TUPLE, UNPACK_SEQUENCE, 0)           \
     PA_SPEC(UNPACK_SEQUENCE_LIST, UNPACK_SEQUENCE, 0)            \
+    PA_SPEC(CONTAINS_OP_ADAPTIVE, CONTAINS_OP, PA_F_ADAPTIVE)    \
+    PA_SPEC(CONTAINS_OP_DICT, CONTAINS_OP, 0)                    /* key in an exact dict */ \
+    PA_SPEC(CONTAINS_OP_SET, CONTAINS_OP, 0)                     /* key in an exact set or frozenset */ \
     PA_SPEC(CALL_ADAPTIVE, CALL, PA_F_ADAPTIVE)                  \
     PA_SPEC(CALL_PY_EXACT_ARGS, CALL, 0)                         /* Python function, inline frame */ \
     PA_SPEC(CALL_PY_WITH_DEFAULTS, CALL, 0)                      \

@@ -184,6 +184,7 @@ pa_site_missed(const uint32_t *instr, PyObject *const *stack_pointer, int family
     PyObject *a, *b = NULL;
     switch (family) {
     case PA_BINARY_OP: case PA_COMPARE_OP: case PA_BINARY_SUBSCR: case PA_STORE_SUBSCR:
+    case PA_CONTAINS_OP:
         a = stack_pointer[-2];
         b = stack_pointer[-1];
         break;

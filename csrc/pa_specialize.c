@@ -1024,6 +1024,22 @@ specialize_unpack_sequence(PyObject *seq, uint32_t *instr, int oparg)
     failure(instr, PA_FAIL_SEQUENCE);
 }
 
+/* `key in container`: the forms guard the container's exact type only (a subclass may
+ * override __contains__); the key's hash and comparisons stay the container's own. */
+static void
+specialize_contains_op(PyObject *container, uint32_t *instr)
+{
+    if (PyDict_CheckExact(container)) {
+        success(instr, PA_CONTAINS_OP_DICT);
+        return;
+    }
+    if (PyAnySet_CheckExact(container)) {
+        success(instr, PA_CONTAINS_OP_SET);
+        return;
+    }
+    failure(instr, PA_FAIL_CONTAINER);
+}
+
 /* ---- calls ---- */
 
 static PyObject *
@@ -1611,6 +1627,14 @@ pa_specialize_unpack_sequence(PyObject *seq, uint32_t *instr, int oparg)
     if (site != NULL) {
         pa_site_saw(site, instr, pa_type_name(Py_TYPE(seq)), NULL, detail);
     }
+}
+
+void
+pa_specialize_contains_op(PyObject *key, PyObject *container, uint32_t *instr)
+{
+    pa_site_slot *site = pa_site_attempt(instr);
+    specialize_contains_op(container, instr);
+    saw_operands(site, instr, key, container);
 }
 
 void

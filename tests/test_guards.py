@@ -536,8 +536,11 @@ def sa_hint_in_place(n):
         out = []
         for o in objs:
             o.a = i[0]
-            o.b = (i[0],) if i[0] % 2 else i[0]
-            out.append((list(o.__dict__.items()), gc.is_tracked(o.__dict__)))
+            # a list: the collector never untracks it (a tuple of ints it may, and the dict
+            # with it, whenever a collection happens to run); a dict of ints only is tracked
+            # or not by the collections that happened to run: not compared
+            o.b = [i[0]] if i[0] % 2 else i[0]
+            out.append((list(o.__dict__.items()), gc.is_tracked(o.__dict__) if i[0] % 2 else None))
         return out
 
     def change():

@@ -23,7 +23,8 @@ from pyadapt._compiler import OPS
 from pyadapt._pyadapt import lib
 from harness import DEFAULT_CONFIG, check
 from test_specializer import CASES as SPECIALIZER_CASES
-from test_specializer import (Plain, f_binary_float, f_binary_int, f_binary_str, f_calls_builtin,
+from test_specializer import (Plain, f_binary_float, f_binary_int, f_binary_str,
+                              f_contains, f_calls_builtin,
                               f_calls_method_descriptors, f_calls_python, f_compare_jump,
                               f_for_iter, f_load_attr_class, f_load_attr_instance_value,
                               f_load_attr_module, f_load_attr_nondescriptor, f_load_attr_property,
@@ -68,7 +69,6 @@ NO_QUICK = "none: the generic {} runs ({}); pyadapt has no quickened form of it"
 TO_BOOL = ("none: the generic TO_BOOL (PyObject_IsTrue; a bool passes its first check "
            "unchanged)")
 RESUME = NO_QUICK.format("RESUME", "it checks the eval breaker")
-CONTAINS = "none: the generic CONTAINS_OP (PySequence_Contains)"
 
 NATIVE_FORMS = {
     # ---- attribute loads ----
@@ -129,8 +129,8 @@ NATIVE_FORMS = {
     "COMPARE_OP_FLOAT": on(V312_UP, "COMPARE_OP_FLOAT", "COMPARE_OP_FLOAT_JUMP",
                            note=FUSED_JUMP),
     "COMPARE_OP_STR": on(V312_UP, "COMPARE_OP_STR", "COMPARE_OP_STR_JUMP", note=FUSED_JUMP),
-    "CONTAINS_OP_SET": on((V313,), MISSING(CONTAINS)),
-    "CONTAINS_OP_DICT": on((V313,), MISSING(CONTAINS)),
+    "CONTAINS_OP_SET": on((V313,), "CONTAINS_OP_SET"),
+    "CONTAINS_OP_DICT": on((V313,), "CONTAINS_OP_DICT"),
     "TO_BOOL_ALWAYS_TRUE": on((V313,), MISSING(TO_BOOL)),
     "TO_BOOL_BOOL": on((V313,), MISSING(TO_BOOL)),
     "TO_BOOL_INT": on((V313,), MISSING(TO_BOOL)),
@@ -401,6 +401,8 @@ CASES = [
     Case(("COMPARE_OP_STR_JUMP", "COMPARE_OP_STR"), "COMPARE_OP_STR_JUMP", f_compare_jump),
     Case(("COMPARE_OP_FLOAT",), "COMPARE_OP_FLOAT", compare_values),
     Case(("COMPARE_OP_STR",), "COMPARE_OP_STR", compare_values),
+    Case(("CONTAINS_OP_DICT",), "CONTAINS_OP_DICT", f_contains),
+    Case(("CONTAINS_OP_SET",), "CONTAINS_OP_SET", f_contains),
     Case(("CALL_PY_EXACT_ARGS",), "CALL_PY_EXACT_ARGS", f_calls_python),
     Case(("CALL_PY_WITH_DEFAULTS", "CALL_PY_GENERAL"), "CALL_PY_WITH_DEFAULTS", f_calls_python),
     Case(("CALL_ALLOC_AND_ENTER_INIT",), "CALL_PY_CLASS", f_calls_python),

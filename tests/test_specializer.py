@@ -326,6 +326,18 @@ def f_unpack(n):
     return t
 
 
+def f_contains(n):
+    d, s, fs = {i: i for i in range(0, 20, 2)}, set(range(0, 20, 3)), frozenset(range(5))
+    t = 0
+    for i in range(n):
+        if i in d:
+            t += 1
+        if i not in s:
+            t += 2
+        t += (i in fs) + (str(i) not in d)
+    return t
+
+
 def py_exact(a, b):
     return a + b
 
@@ -419,6 +431,7 @@ CASES = {
     f_store_subscr: ["STORE_SUBSCR_LIST_INT", "STORE_SUBSCR_DICT"],
     f_array_subscr: ["BINARY_SUBSCR_ARRAY_INT", "STORE_SUBSCR_ARRAY_INT"],
     f_unpack: ["UNPACK_SEQUENCE_TWO_TUPLE", "UNPACK_SEQUENCE_TUPLE", "UNPACK_SEQUENCE_LIST"],
+    f_contains: ["CONTAINS_OP_DICT", "CONTAINS_OP_SET"],
     f_calls_python: ["CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS", "CALL_PY_CLASS"],
     f_calls_builtin: ["CALL_TYPE_1", "CALL_STR_1", "CALL_TUPLE_1", "CALL_LEN", "CALL_ISINSTANCE",
                       "CALL_LIST_APPEND", "CALL_BUILTIN_CLASS", "CALL_BUILTIN_O",
