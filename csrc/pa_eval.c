@@ -4035,8 +4035,8 @@ dispatch_switch:
         } \
         STACK_SHRINK(1); \
         SET_TOP(res); \
-        Py_DECREF(left); \
-        Py_DECREF(right); \
+        PA_DECREF_INT(left); \
+        PA_DECREF_INT(right); \
         if (res == NULL) { \
             goto error; \
         } \
@@ -4095,8 +4095,8 @@ dispatch_switch:
         INT_RESULT(res, v);
         STACK_SHRINK(1);
         SET_TOP(res);
-        Py_DECREF(left);
-        Py_DECREF(right);
+        PA_DECREF_INT(left);
+        PA_DECREF_INT(right);
         if (res == NULL) {
             goto error;
         }
@@ -4342,7 +4342,7 @@ dispatch_switch:
         PyObject *res = Py_NewRef(PyList_GET_ITEM(list, index));
         STACK_SHRINK(1);
         SET_TOP(res);
-        Py_DECREF(sub);
+        PA_DECREF_INT(sub);
         DECREF_SYNC(list);
         SKIP_CACHE(pa_cache_binary_subscr);
         DISPATCH();
@@ -4358,7 +4358,7 @@ dispatch_switch:
         PyObject *res = Py_NewRef(PyTuple_GET_ITEM(tuple, index));
         STACK_SHRINK(1);
         SET_TOP(res);
-        Py_DECREF(sub);
+        PA_DECREF_INT(sub);
         DECREF_SYNC(tuple);
         SKIP_CACHE(pa_cache_binary_subscr);
         DISPATCH();
@@ -4447,7 +4447,7 @@ dispatch_switch:
         PyList_SET_ITEM(list, index, value);
         STACK_SHRINK(3);
         DECREF_SYNC(old_value);
-        Py_DECREF(sub);
+        PA_DECREF_INT(sub);
         DECREF_SYNC(list);
         SKIP_CACHE(pa_cache_store_subscr);
         DISPATCH();

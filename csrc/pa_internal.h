@@ -245,6 +245,12 @@ pa_unit *pa_get_or_compile(PyCodeObject *co);         /* compile on first sight 
 pa_unit *pa_unit_for_call(PyCodeObject *co);
 
 /* ---- the loop ---- */
+/* Py_DECREF of an exact int that the loop is done with: when this was its last reference it
+ * is freed with PyObject_Free at once, not through _Py_Dealloc and int's deallocator, as
+ * CPython's own int forms do.  _Py_DECREF_SPECIALIZED is each version's own (pycore_object.h:
+ * 3.12+ skip immortal objects, 3.13 tells a reference tracer), and int's deallocator does no
+ * more than free the memory (3.12+'s long_dealloc also refuses small ints, immortal there). */
+#define PA_DECREF_INT(op) _Py_DECREF_SPECIALIZED((op), (destructor)PyObject_Free)
 /* Evaluate `frame`, whose code's compiled unit is `unit` (csrc/pa_eval.c). */
 PyObject *pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag,
                      pa_unit *unit);
