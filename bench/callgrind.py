@@ -57,13 +57,9 @@ def size_of(mod, name):
 STD = "std:"
 
 
-def standard_function(name):
-    """The function and arguments pyperformance's benchmark `name` times, found by running its
-    script, unmodified, with a stand-in for pyperf's Runner that records what it is asked to
-    time instead of timing it.  A bench_time_func function gets loops=1."""
-    import argparse
-    import runpy
-    import types
+def standard_invocation(name):
+    """(pyperformance's invocation that times benchmark `name`, the benchmark's own name);
+    SystemExit naming the invocations if there is none."""
     from bench import standard
 
     where, why = standard.locate()
@@ -79,8 +75,20 @@ def standard_function(name):
     # logging_silent): the invocation of the longest name it starts with
     owners = [b for b in found if name == b or name.startswith(b + "_")]
     if not owners:
-        raise SystemExit("no pyperformance benchmark %r (invocations: %s)" % (name, ", ".join(found)))
-    bench = found[max(owners, key=len)]
+        raise SystemExit("no pyperformance benchmark %r (invocations: %s; one timed under "
+                         "another invocation's name is INVOCATION/NAME)" % (name, ", ".join(found)))
+    return found[max(owners, key=len)], name
+
+
+def standard_function(name):
+    """The function and arguments pyperformance's benchmark `name` times, found by running its
+    script, unmodified, with a stand-in for pyperf's Runner that records what it is asked to
+    time instead of timing it.  A bench_time_func function gets loops=1."""
+    import argparse
+    import runpy
+    import types
+
+    bench, name = standard_invocation(name)
     recorded = {}
 
     class Runner:
@@ -289,6 +297,9 @@ def main(argv=None):
     if not shutil.which("valgrind"):
         sys.exit("valgrind is not installed (apt-get install valgrind)")
     names = [n for n in args.workloads.split(",") if n] or list(workloads.NAMES)
+    for name in names:   # a wrong name fails now, not after the others have run under valgrind
+        if name.startswith(STD):
+            standard_invocation(name[len(STD):])
     pythons = {"3.11": os.path.realpath(sys.executable)}
     py310, why = bench_run.find_python310(args.python310)
     if py310:
