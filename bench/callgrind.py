@@ -17,7 +17,8 @@ other processes on a shared machine cannot disturb (times can), to go with the p
                                                      # simulation: I1/D1/LL misses and
                                                      # mispredicted branches per call too
 
-For each workload and mode (native CPython 3.10 and 3.11, pyadapt generic and adaptive) a
+For each workload and mode (native CPython 3.10 and the running one, pyadapt generic and
+adaptive on the running one) a
 process runs under callgrind: it makes one warm-up call (compiling and specializing; more with
 ``--warmup N``, the steady state of sites that deoptimize later), then
 one more that is counted (callgrind collects only inside functools.reduce, which makes it).  Sizes are about a tenth of the pyperf sizes (callgrind is ~50x slower).
@@ -262,7 +263,8 @@ def main(argv=None):
                     help="also count pyadapt as built from these git revisions ('.': a copy "
                          "of the working tree, leaving the in-place build alone)")
     ap.add_argument("--modes", default="", metavar="MODE[,MODE...]",
-                    help="only these of 3.10, 3.11, generic, adaptive (default: all)")
+                    help="only these of 3.10, this interpreter's version (3.11, 3.12 or 3.13; "
+                         "also 'native'), generic, adaptive (default: all)")
     ap.add_argument("--cache-sim", action="store_true",
                     help="also simulate the caches and branch prediction: misses and "
                          "mispredicts per call next to the instructions (about 2x slower)")
@@ -300,16 +302,20 @@ def main(argv=None):
     for name in names:   # a wrong name fails now, not after the others have run under valgrind
         if name.startswith(STD):
             standard_invocation(name[len(STD):])
-    pythons = {"3.11": os.path.realpath(sys.executable)}
+    # this interpreter, labelled with its version (or "native"); a venv's python as it is, so
+    # that the children see the venv's packages (its realpath is the base interpreter's)
+    this = "%d.%d" % sys.version_info[:2]
+    in_venv = sys.prefix != sys.base_prefix
+    pythons = {this: sys.executable if in_venv else os.path.realpath(sys.executable)}
     py310, why = bench_run.find_python310(args.python310)
     if py310:
         pythons["3.10"] = os.path.realpath(py310)
     else:
         print("CPython 3.10 skipped: %s" % why)
-    wanted = [m for m in args.modes.split(",") if m]
+    wanted = [this if m == "native" else m for m in args.modes.split(",") if m]
     modes = [(label, py, mode, None) for label, py, mode in (
-        ("3.10", pythons.get("3.10"), "native"), ("3.11", pythons["3.11"], "native"),
-        ("generic", pythons["3.11"], "generic"), ("adaptive", pythons["3.11"], "adaptive"))
+        ("3.10", pythons.get("3.10"), "native"), (this, pythons[this], "native"),
+        ("generic", pythons[this], "generic"), ("adaptive", pythons[this], "adaptive"))
         if py and (not wanted or label in wanted)]
     revisions = [r for r in args.against.split(",") if r]
 
@@ -330,8 +336,8 @@ def main(argv=None):
         sims, results = results, {key: ev["Ir"] for key, ev in results.items()}
 
     labels = [m[0] for m in modes]
-    ratios = [(a, b) for a, b in (("adaptive", "generic"), ("adaptive", "3.11"),
-                                  ("adaptive", "3.10"), ("3.11", "3.10"))
+    ratios = [(a, b) for a, b in (("adaptive", "generic"), ("adaptive", this),
+                                  ("adaptive", "3.10"), (this, "3.10"))
               if a in labels and b in labels]
     ratios += [(mode, label) for label, py, mode, core in modes if core is not None]
     header = ["workload", "size"] + ["%s (M instr)" % lbl for lbl in labels] + ["%s/%s" % r for r in ratios]
