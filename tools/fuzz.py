@@ -1300,6 +1300,7 @@ SIGNAL_INTERVALS = (1e-5, 3e-5, 1e-4, 3e-4, 1e-3)   # seconds between two SIGALR
 SIGNAL_ROUNDS = 3
 # An interval is at least this many times what one SIGALRM costs the machine (see signal_floor)
 SIGNAL_FLOOR_FACTOR = 4
+SIGNAL_FLOOR_MIN = 3e-5   # and never below this (what one signal costs on bare metal: ~3 us)
 SIGNAL_FLOOR_ENV = "PYADAPT_FUZZ_SIGNAL_FLOOR"   # the driver's measured floor, for its workers
 _signal_floor = []
 
@@ -1328,33 +1329,36 @@ def signal_cost():
         return time.perf_counter() - t
 
     n = 1000
-    while timed(n) < 0.02:
+    while timed(n) < 0.04:
         n *= 2
     previous = signal.signal(signal.SIGALRM, handler)
-    best = float("inf")
+    quiet, loud = [], []
     try:
         for _ in range(5):
-            quiet = timed(n)
+            quiet.append(timed(n))
             hits[0] = 0
             signal.setitimer(signal.ITIMER_REAL, 2e-4, 2e-4)
             try:
-                loud = timed(n)
+                loud.append((timed(n), hits[0]))
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
-            if hits[0]:
-                best = min(best, max(0.0, loud - quiet) / hits[0])
     finally:
         signal.signal(signal.SIGALRM, previous)
-    return best if best != float("inf") else 0.0
+    # the fastest of each kind: what other processes add to a run is never negative, so the
+    # minimum of each is the least disturbed (the minimum of the differences would not be: a
+    # quiet run slowed by another process made it 0, and the floor 0, on a loaded machine)
+    loud_time, loud_hits = min(loud)
+    return max(0.0, loud_time - min(quiet)) / loud_hits if loud_hits else 0.0
 
 
 def signal_floor():
     """The shortest interval a --signals run uses on this machine: SIGNAL_FLOOR_FACTOR times
-    signal_cost(), so the program keeps most of its time (measured once per run, by the driver;
+    signal_cost(), at least SIGNAL_FLOOR_MIN, so the program keeps most of its time (measured once per run, by the driver;
     its workers read it from the environment)."""
     if not _signal_floor:
         given = os.environ.get(SIGNAL_FLOOR_ENV)
-        _signal_floor.append(float(given) if given else SIGNAL_FLOOR_FACTOR * signal_cost())
+        _signal_floor.append(float(given) if given else
+                             max(SIGNAL_FLOOR_MIN, SIGNAL_FLOOR_FACTOR * signal_cost()))
     return _signal_floor[0]
 
 
