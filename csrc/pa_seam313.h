@@ -210,6 +210,21 @@ pa_loop_leave(PyThreadState *tstate, pa_loop_link *link)
 }
 #define PA_LOOP_SET_CURRENT(link, f) ((link).tstate->current_frame = (f))
 
+/* CPython 3.13's loop takes two levels of the C recursion limit at each entry, as 3.12's
+ * (PY_EVAL_C_STACK_UNITS): pyadapt's loop takes them at each entry through the hook too
+ * (pa_frames.h).  Without them, recursion through C (a C function calling back into Python
+ * code, 90,000 deep under setrecursionlimit(100_000)) ran past the C limit and overflowed the
+ * C stack, where natively it raises RecursionError.  A program's top level starts with the
+ * whole C limit; a call of exec takes one level. */
+#define PA_LOOP_ENTRY_C_LEVELS 2
+#define PA_TOPLEVEL_C_LEVELS(tstate, c_call) \
+    ((tstate)->c_recursion_remaining = Py_C_RECURSION_LIMIT + ((c_call) ? 1 : 0))
+
+/* 3.13 suggests a keyword for an unexpected keyword argument, among the parameters that can
+ * be passed by keyword (pa_frames.h; pa_frame313.c). */
+PyObject *pa_keyword_suggestion(PyCodeObject *co, PyObject *keyword);
+#define PA_KEYWORD_SUGGESTION(co, keyword) pa_keyword_suggestion((co), (keyword))
+
 /* builtins.__import__ as the interpreter keeps it (import_name's fast path) */
 #define PA_INTERP_IMPORT_FUNC(interp) ((interp)->imports.import_func)
 
