@@ -3453,7 +3453,8 @@ dispatch_switch:
          * takes its entry's levels (3.12; none on 3.11) */
         int entry_credit = 0;
 
-        if (Py_TYPE(function) == &PyFunction_Type && !INLINE_REFUSED()) {
+        if (Py_TYPE(function) == &PyFunction_Type && PA_FUNCTION_PLAIN(function)
+                && !INLINE_REFUSED()) {
             PyFunctionObject *func = (PyFunctionObject *)function;
             PyCodeObject *code = (PyCodeObject *)func->func_code;
             pa_unit *callee;

@@ -112,6 +112,13 @@ void pa_specialize_for_iter(PyObject *iter, uint32_t *instr);
 void pa_specialize_send(PyObject *receiver, uint32_t *instr);
 void pa_specialize_load_super(PyObject *global_super, PyObject *klass, PyObject *self, PyObject *name,
                               uint32_t *instr, int method);
+/* A function is "plain" while calling it runs its code: its vectorcall is CPython's own
+ * (read from a function at import, pa_specialize_init: 3.13 does not export it).  A function
+ * whose vectorcall was replaced (PyFunction_SetVectorcall, 3.12+) is called through it, as
+ * CPython's CALL does, never inline, and has no version to specialize on. */
+extern vectorcallfunc pa_function_vectorcall;
+#define PA_FUNCTION_PLAIN(func) (((PyFunctionObject *)(func))->vectorcall == pa_function_vectorcall)
+int pa_specialize_init(void);
 /* Own versions of the version tags CPython hands out with hidden functions. */
 uint32_t pa_keys_version(PyDictKeysObject *keys);
 uint32_t pa_func_version(PyFunctionObject *func);

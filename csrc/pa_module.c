@@ -380,6 +380,9 @@ pa_core_init(void)
         rc = pa_hook_init(mod);
     }
     pa_units_init();
+    if (rc == 0 && pa_specialize_init() < 0) {
+        rc = -1;
+    }
     if (rc == 0 && pa_seam_init() < 0) {
         rc = -1;
     }

@@ -95,6 +95,24 @@ pa_keys_version(PyDictKeysObject *keys)
     return keys->dk_version;
 }
 
+vectorcallfunc pa_function_vectorcall;
+
+/* Reads CPython's function vectorcall from a function made here: 0, or -1 with an error. */
+int
+pa_specialize_init(void)
+{
+    PyObject *code = Py_CompileString("None", "<pyadapt>", Py_eval_input);
+    PyObject *globals = code == NULL ? NULL : PyDict_New();
+    PyObject *func = globals == NULL ? NULL : PyFunction_New(code, globals);
+    if (func != NULL) {
+        pa_function_vectorcall = ((PyFunctionObject *)func)->vectorcall;
+    }
+    Py_XDECREF(func);
+    Py_XDECREF(globals);
+    Py_XDECREF(code);
+    return func == NULL ? -1 : 0;
+}
+
 /* A function's version says which code and defaults a call of it will run (the guard of
  * CALL_PY_* and of the getter, __getattribute__ and __getitem__ forms).  As CPython 3.12's
  * co_version, the functions of one code object made without defaults or keyword defaults
@@ -103,10 +121,13 @@ pa_keys_version(PyDictKeysObject *keys)
  * version once the unit has one).  Other functions get one each.  CPython sets a function's
  * version to 0 when its __code__, __defaults__, __kwdefaults__ or __annotations__ change, so a
  * changed function asks again here (and SET_FUNCTION_ATTRIBUTE, which sets the parts
- * directly, does the same). */
+ * directly, does the same).  A function that is not plain (pa_internal.h) has none: 0. */
 uint32_t
 pa_func_version(PyFunctionObject *func)
 {
+    if (!PA_FUNCTION_PLAIN(func)) {
+        return 0;
+    }
     if (func->func_version == 0 && next_own_version != 0) {
         pa_unit *u = NULL;
         if (func->func_defaults == NULL && func->func_kwdefaults == NULL) {
