@@ -804,9 +804,18 @@ bind_arguments(PyThreadState *tstate, PyFunctionObject *func, PyObject **localsp
                                                          func->func_qualname)) {
                 goto kw_fail;
             }
-            _PyErr_Format(tstate, PyExc_TypeError,
-                          "%U() got an unexpected keyword argument '%S'",
-                          func->func_qualname, keyword);
+            PyObject *suggestion = PA_KEYWORD_SUGGESTION(co, keyword);
+            if (suggestion != NULL) {
+                _PyErr_Format(tstate, PyExc_TypeError,
+                              "%U() got an unexpected keyword argument '%S'. Did you mean '%S'?",
+                              func->func_qualname, keyword, suggestion);
+                Py_DECREF(suggestion);
+            }
+            else {
+                _PyErr_Format(tstate, PyExc_TypeError,
+                              "%U() got an unexpected keyword argument '%S'",
+                              func->func_qualname, keyword);
+            }
             goto kw_fail;
         }
         if (PyDict_SetItem(kwdict, keyword, value) < 0) {

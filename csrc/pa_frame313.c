@@ -47,3 +47,39 @@ pa_monitoring_local(PyCodeObject *co)
     const _PyCoMonitoringData *data = co->_co_monitoring;
     return data != NULL && any_tool(data->local_monitors.tools, _PY_MONITORING_LOCAL_EVENTS);
 }
+
+/* ---- "Did you mean" for an unexpected keyword argument ---- */
+
+/* 3.13's suggestion for `keyword` among co's parameters that can be passed by keyword (after
+ * the positional-only ones, keyword-only included), a new reference, or NULL with no error
+ * set.  CPython computes it with _Py_CalculateSuggestions, which it does not export; the
+ * _suggestions module (built in) gives the same function to Python code and to us.  Any
+ * failure here only loses the suggestion, as natively. */
+PyObject *
+pa_keyword_suggestion(PyCodeObject *co, PyObject *keyword)
+{
+    Py_ssize_t first = co->co_posonlyargcount;
+    Py_ssize_t end = co->co_argcount + co->co_kwonlyargcount;
+    if (end <= first) {
+        return NULL;
+    }
+    PyObject *result = NULL;
+    PyObject *exc = PyErr_GetRaisedException();
+    PyObject *candidates = PyList_New(end - first);
+    PyObject *module = candidates == NULL ? NULL : PyImport_ImportModule("_suggestions");
+    if (module != NULL) {
+        for (Py_ssize_t i = first; i < end; i++) {
+            PyList_SET_ITEM(candidates, i - first,
+                            Py_NewRef(PyTuple_GET_ITEM(co->co_localsplusnames, i)));
+        }
+        result = PyObject_CallMethod(module, "_generate_suggestions", "OO", candidates, keyword);
+        if (result != NULL && !PyUnicode_Check(result)) {
+            Py_CLEAR(result);       /* None: nothing close enough */
+        }
+    }
+    Py_XDECREF(module);
+    Py_XDECREF(candidates);
+    PyErr_Clear();
+    PyErr_SetRaisedException(exc);
+    return result;
+}

@@ -319,6 +319,12 @@ int pa_handle_pending(PyThreadState *tstate);
 #ifndef PA_IMPORT_ERROR_NAME_FROM
 #  define PA_IMPORT_ERROR_NAME_FROM(name) ((void)(name))
 #endif
+/* The keyword a call's unexpected keyword argument was likely meant to be, a new reference,
+ * or NULL with no error set: a seam whose CPython suggests one (3.13: "... argument 'x'. Did
+ * you mean 'y'?") gives pa_keyword_suggestion; older versions suggest none. */
+#ifndef PA_KEYWORD_SUGGESTION
+#  define PA_KEYWORD_SUGGESTION(co, keyword) ((void)(co), (void)(keyword), (PyObject *)NULL)
+#endif
 #ifndef PA_MAKE_PENDING_CALLS
 #  define PA_MAKE_PENDING_CALLS(tstate) ((void)(tstate), Py_MakePendingCalls())
 #endif
