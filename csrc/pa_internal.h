@@ -226,8 +226,9 @@ extern pa_unit *pa_registry_head;
 #define PA_UNIT_COMPILED(u) ((u)->reject_reason == PA_FB_NONE)
 /* Quicken u->code, which holds the generic code, for the current configuration (pa_config). */
 void pa_unit_quicken(pa_unit *u);
-/* Add the per-site hit counts of `u` into hits[opcode]. */
-void pa_unit_add_site_hits(pa_unit *u, uint64_t *hits);
+/* Add the per-site hit counts of `u` into the counts of its opcodes, `stride` bytes apart
+ * from hits[0] (pa_units.c). */
+void pa_unit_add_site_hits(pa_unit *u, uint64_t *hits, size_t stride);
 
 /* The first instruction unit of every instruction of `u`, in order (every form of a family
  * and a superinstruction has its first instruction's cache size: tests/test_memory.py). */

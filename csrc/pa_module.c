@@ -225,7 +225,7 @@ mod_configure(PyObject *self, PyObject *args)
         uint64_t hits[256] = {0};
         for (pa_unit *u = pa_registry_head; u != NULL; u = u->registry_next) {
             if (PA_UNIT_COMPILED(u)) {
-                pa_unit_add_site_hits(u, hits);      /* counted before the sites start over */
+                pa_unit_add_site_hits(u, hits, sizeof(hits[0]));      /* counted before the sites start over */
                 if (pa_unit_requicken(u) < 0) {
                     failed = 1;                      /* out of memory: its code stays as it was */
                 }
@@ -249,7 +249,7 @@ mod_hits_by_opcode(PyObject *self, PyObject *unused)
     uint64_t hits[256] = {0};
     for (pa_unit *u = pa_registry_head; u != NULL; u = u->registry_next) {
         if (PA_UNIT_COMPILED(u)) {
-            pa_unit_add_site_hits(u, hits);
+            pa_unit_add_site_hits(u, hits, sizeof(hits[0]));
         }
     }
     PyObject *list = PyList_New(PA_OPCODE_COUNT);

@@ -159,14 +159,16 @@ pa_unit_quicken(pa_unit *u)
     }
 }
 
-/* Add the per-site hit counts of `u` into hits[opcode]. */
+/* Add the per-site hit counts of `u` into the counter of each opcode: hits[0], then one
+ * every `stride` bytes (sizeof(uint64_t) for an array of counts; sizeof(pa_opstats) to add
+ * straight into pa_op_stats[op].hits). */
 void
-pa_unit_add_site_hits(pa_unit *u, uint64_t *hits)
+pa_unit_add_site_hits(pa_unit *u, uint64_t *hits, size_t stride)
 {
     FOR_EACH_INSTRUCTION(u, i) {
         int op = PA_OPCODE(u->code[i]);
         if (pa_opinfo_table[op].ncache >= 2 && pa_opinfo_table[op].family != op) {
-            hits[op] += PA_SITE_HITS(&u->code[i]);
+            *(uint64_t *)((char *)hits + (size_t)op * stride) += PA_SITE_HITS(&u->code[i]);
         }
     }
 }
@@ -279,17 +281,16 @@ table_remove(PyCodeObject *co)
 
 /* ---- learning that a code object died ---- */
 
-/* Retire a unit: its per-site hit counts go into the totals, then it is freed. */
+/* Retire a unit: its per-site hit counts go into the totals, then it is freed.  They go
+ * straight into pa_op_stats: summing into an array of 256 counts first, zeroed and added up
+ * at every code object's death, was most of the cost of freeing units (callgrind, pytest on
+ * toolz's tests: unit_retire and the dealloc wrapper 8.26 -> 5.14 M instructions). */
 static void
 unit_retire(pa_unit *u)
 {
     registry_remove(u);
     if (PA_UNIT_COMPILED(u)) {
-        uint64_t hits[256] = {0};
-        pa_unit_add_site_hits(u, hits);
-        for (int op = 0; op < 256; op++) {
-            pa_op_stats[op].hits += hits[op];
-        }
+        pa_unit_add_site_hits(u, &pa_op_stats[0].hits, sizeof(pa_opstats));
     }
     pa_unit_free(u);
 }
