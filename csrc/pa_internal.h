@@ -122,7 +122,7 @@ int pa_specialize_init(void);
 /* Own versions of the version tags CPython hands out with hidden functions. */
 uint32_t pa_keys_version(PyDictKeysObject *keys);
 uint32_t pa_func_version(PyFunctionObject *func);
-/* Index of `name` in a unicode-keys dict's entries, or -1. */
+/* Index of `name` (an exact str) in a unicode-keys dict's entries, or -1 (through its hash table). */
 Py_ssize_t pa_keys_index(PyDictKeysObject *keys, PyObject *name);
 
 /* ---- what the specializer saw, per site (csrc/pa_sites.c) ---- */

@@ -406,3 +406,35 @@ def case_locals_and_vars():
 @pytest.mark.parametrize("case,args,kwargs", collect(globals()))
 def test_case(case, args, kwargs):
     run_case(case, args, kwargs)
+
+
+def test_globals_found_through_the_hash_table():
+    """LOAD_GLOBAL specializes on names found through the globals' hash table (pa_keys_index):
+    modules of 40, 400 and 3,000 names (1- and 2-byte table slots), with and without half
+    their names deleted (dummy slots in the probe runs), and a module whose keys are not all
+    str (no unicode table: never specialized).  Every read gives the native value and, where
+    the form applies, hits LOAD_GLOBAL_MODULE."""
+    import pyadapt
+    from harness import check
+
+    for size in (40, 400, 3000):
+        step = max(1, size // 31)
+        read = ["g%d" % i for i in range(0, size, step)][:31]
+        src = "def reader():\n    return [(" + ", ".join(read) + ",) for _ in range(40)]\n"
+        for deleted in (False, True):
+            ns = {"g%d" % i: i for i in range(size)}
+            exec(compile(src, "<many-globals>", "exec"), ns)
+            if deleted:
+                for name in list(ns):
+                    if name.startswith("g") and name not in read and hash(name) % 2:
+                        del ns[name]
+            stats = pyadapt.stats()["specialized"]
+            before = stats.get("LOAD_GLOBAL_MODULE", {}).get("hits", 0)
+            value = check(ns["reader"])
+            assert value[0] == tuple(int(n[1:]) for n in read)
+            after = pyadapt.stats()["specialized"]["LOAD_GLOBAL_MODULE"]["hits"]
+            assert after - before >= len(read) * 30, (size, deleted, after - before)
+    # keys that are not all str: no unicode table, no form, the native value
+    ns = {"g0": 1, 1: "int key"}
+    exec(compile("def reader2():\n    return [g0 for _ in range(40)]\n", "<mixed>", "exec"), ns)
+    assert check(ns["reader2"]) == [1] * 40
