@@ -242,6 +242,12 @@ typedef struct {
                                 types in its site record (what --stats-json and the report
                                 show); set by the launcher for --stats, --stats-json and
                                 --report, off otherwise (a miss-heavy site pays for it) */
+    uint32_t record_sites;   /* 1: each specialization attempt records, per site, the
+                                operands' types and what the specializer made of them (the
+                                site records stats(), --stats, --stats-json and the report
+                                read); 0: no site records at all (the launcher without
+                                those outputs, PYADAPT=1): a whole program's attempts cost
+                                their specialization only */
 } pa_config_t;
 extern pa_config_t pa_config;
 

@@ -128,7 +128,8 @@ Py_ssize_t pa_keys_index(PyDictKeysObject *keys, PyObject *name);
 /* ---- what the specializer saw, per site (csrc/pa_sites.c) ---- */
 
 /* The record of the site at `instr` with one more attempt counted (and a deopt, if the
- * counter says one came before), or NULL (a scratch copy, out of memory). */
+ * counter says one came before), or NULL (pa_config.record_sites off, a scratch copy, out of
+ * memory).  The callers look at what the attempt met only when it is not NULL. */
 pa_site_slot *pa_site_attempt(const uint32_t *instr);
 /* After the attempt: what it saw, with its outcome read from the instruction. */
 void pa_site_saw(pa_site_slot *r, const uint32_t *instr, const char *type0,

@@ -124,6 +124,9 @@ record_for(pa_unit *u, int32_t index)
 pa_site_slot *
 pa_site_attempt(const uint32_t *instr)
 {
+    if (!pa_config.record_sites) {
+        return NULL;
+    }
     pa_unit *u = unit_of(instr);
     if (u == NULL) {
         return NULL;
@@ -177,7 +180,7 @@ const char *const PA_SEEN_MISSED = "missed its guards";
 void
 pa_site_missed(const uint32_t *instr, PyObject *const *stack_pointer, int family, int oparg)
 {
-    if (!pa_config.record_misses) {
+    if (!pa_config.record_misses || !pa_config.record_sites) {
         return;
     }
     /* the operands as the instruction found them: a guard fails before any is consumed */

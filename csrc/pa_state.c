@@ -5,7 +5,7 @@
  */
 #include "pa_internal.h"
 
-pa_config_t pa_config = {1, 2, 52, 12, 2, 0};
+pa_config_t pa_config = {1, 2, 52, 12, 2, 0, 1};
 pa_opstats pa_op_stats[256];
 pa_stats_t pa_stats;
 

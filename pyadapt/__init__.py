@@ -66,13 +66,14 @@ is_enabled = _core.is_enabled
 
 
 def config():
-    """The current configuration: specialize (bool), warmup (int), compile_after (int)."""
+    """The current configuration: specialize (bool), warmup (int), compile_after (int),
+    record_sites (bool)."""
     c = _lib.pa_config
     return {"specialize": bool(c.specialize), "warmup": c.warmup,
-            "compile_after": c.compile_after}
+            "compile_after": c.compile_after, "record_sites": bool(c.record_sites)}
 
 
-def configure(*, specialize=None, warmup=None, compile_after=None):
+def configure(*, specialize=None, warmup=None, compile_after=None, record_sites=None):
     """Set pyadapt's mode.
 
     specialize=False is generic mode: no adaptive instructions, no specialization, no
@@ -86,6 +87,13 @@ def configure(*, specialize=None, warmup=None, compile_after=None):
     compiles it and runs the rest ("cold" frames, counted in ``stats()["fallbacks"]``).
     0 compiles every code object at its first frame.  Inside ``run()`` and for ``@jit``
     functions everything runs in pyadapt at once, whatever it says.
+
+    record_sites=True (the default in a process that imports pyadapt) keeps, per site, what
+    each specialization attempt met -- the operands' types and what came of them -- which
+    ``stats()["sites"]``, ``--stats``, ``--stats-json`` and the report show.  False records
+    nothing, and attempts cost only their specialization: ``python -m pyadapt`` without
+    those options and ``PYADAPT=1`` run so.  Attempts made while it is off are not recorded
+    later.
     """
     current = config()
     if warmup == "never":
@@ -102,7 +110,11 @@ def configure(*, specialize=None, warmup=None, compile_after=None):
                                       or isinstance(compile_after, bool)
                                       or not 0 <= compile_after < 1 << 31):
         raise ValueError("compile_after must be an int in [0, 2**31), not %r" % (compile_after,))
+    if record_sites is not None and not isinstance(record_sites, bool):
+        raise TypeError("record_sites must be True or False, not %r" % (record_sites,))
     _core._configure(bool(specialize), warmup)
+    if record_sites is not None:
+        _lib.pa_config.record_sites = record_sites
     if compile_after is not None:
         _lib.pa_config.compile_after = compile_after
 

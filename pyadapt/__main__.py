@@ -590,6 +590,8 @@ def main(argv=None):
         print(f"pyadapt {pyadapt.__version__}")
         return
     _children(opts)
+    # what each specialization attempt met, per site, is kept only where an output reads it
+    pyadapt._lib.pa_config.record_sites = 1 if _outputs(opts) else 0
     if _outputs(opts):
         # what came at the misses of specialized sites, for the site records these show
         pyadapt._lib.pa_config.record_misses = 1

@@ -25,6 +25,8 @@ def _start():
         raise ValueError(f"PYADAPT={value!r} is not understood: 1 starts pyadapt, 0 or unset does not")
     import pyadapt
 
+    # nothing reads site records in a PYADAPT=1 process unless it asks (configure)
+    pyadapt.configure(record_sites=False)
     if not pyadapt.is_enabled():
         pyadapt.enable()
 

@@ -120,6 +120,9 @@ def test_failing_enable_warns_once_and_runs_natively(tmp_path):
         def is_enabled():
             return enabled
 
+        def configure(**settings):
+            pass
+
         def enable():
             global enabled
             enabled = True

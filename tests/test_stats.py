@@ -301,6 +301,58 @@ def test_seen_records_types_kinds_and_deopts():
     assert pyadapt.stats()["specialized"]["BINARY_OP_ADD_INT"]["deopts"] >= 1
 
 
+def test_record_sites_off_keeps_no_records_and_still_specializes():
+    """configure(record_sites=False): the attempts specialize as before, and nothing is
+    recorded for the sites (what a whole program run without --stats pays for nothing)."""
+    from pyadapt import _sites
+
+    def loop(n, values):
+        t = 0.0
+        for i in range(n):
+            t = t + values[i]
+        return t
+
+    values = [0.5] * 300
+    pyadapt.configure(specialize=True, warmup=2, record_sites=False)
+    try:
+        assert pyadapt.config()["record_sites"] is False
+        hits = pyadapt.stats()["specialized"].get("BINARY_OP_ADD_FLOAT", {}).get("hits", 0)
+        assert pyadapt.run(loop, 300, values) == loop(300, values)
+        after = pyadapt.stats()["specialized"]["BINARY_OP_ADD_FLOAT"]["hits"]
+        assert after - hits >= 290                      # it specialized and hit ...
+        # ... and recorded nothing: the sites are listed (from the code) with no attempts
+        records = _sites.site_records([loop.__code__])
+        assert records, "no sites listed"
+        assert [(r["instruction"], r["attempts"], r["seen"]) for r in records
+                if r["attempts"] or r["seen"]] == []
+    finally:
+        pyadapt.configure(record_sites=True)
+    # switched back on: the next attempts are recorded
+    pyadapt.configure(specialize=True, warmup=2)
+    pyadapt.run(loop, 300, [1] * 300)                   # ints now: misses, a deopt, attempts
+    (add,) = [r for r in _sites.site_records([loop.__code__]) if r["instruction"] == "BINARY_OP"]
+    assert add["attempts"] >= 1 and ("float", "int") in {tuple(e["types"]) for e in add["seen"]}
+
+
+@pytest.mark.parametrize("value", [1, 0, "yes", None.__class__])
+def test_record_sites_must_be_a_bool(value):
+    before = pyadapt.config()
+    with pytest.raises(TypeError, match="record_sites must be True or False"):
+        pyadapt.configure(record_sites=value)
+    assert pyadapt.config() == before
+
+
+@pytest.mark.parametrize("options, expected", [
+    ((), False), (("--stats",), True), (("--stats-json", "out.json"), True),
+    (("--report", "rep"), True), (("--generic",), False),
+])
+def test_launcher_records_sites_only_for_its_outputs(tmp_path, options, expected):
+    code = "import pyadapt; print(pyadapt.config()['record_sites'], pyadapt.is_enabled())"
+    proc = run_pyadapt([*options, "-c", code], tmp_path)
+    assert proc.returncode == 0, describe(proc)
+    assert proc.stdout.splitlines()[0] == f"{expected} True"
+
+
 class Base:
     def __init__(self):
         self.x = 1
