@@ -47,6 +47,9 @@ def spin():
     while True:
         n = (n + 1) % 1000
 
+# python installs this handler only where SIGINT is not ignored at start, and a test runner
+# started as a background job of a shell passes SIGINT on ignored
+signal.signal(signal.SIGINT, signal.default_int_handler)
 threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
 try:
     pyadapt.run(spin)
