@@ -1499,12 +1499,12 @@ const int pa_counts_instructions = 0;
             next_instr += 1 + pa_opinfo_table[PA_OPCODE(*next_instr)].ncache; \
         } \
     } while (0)
-/* The return cache (pa_internal.h): `frame` is suspended in a call at `lasti_`, and the
- * entry at `ce_` holds it: the registers LOAD_CALLER_STATE would load, for a caller that goes
- * on after its instruction (the common case: see return_to_caller). */
+/* The return cache (pa_internal.h): `frame` is suspended in a call at `lasti_`
+ * (PA_CALLER_KEY), and the entry at `ce_` holds it: the registers LOAD_CALLER_STATE would
+ * load, for a caller that goes on after its instruction (the common case: see
+ * return_to_caller; one that finishes its instruction has another key). */
 #define CALLER_CACHED(ce_, lasti_) \
-    ((ce_)->frame == (const void *)frame && (ce_)->lasti == (lasti_) \
-     && !PA_CALLER_PAST_INSTR(frame))
+    ((ce_)->frame == (const void *)frame && (ce_)->lasti == (lasti_))
 #define LOAD_CACHED_CALLER_STATE(ce_) \
     do { \
         unit = (ce_)->unit; \
@@ -1520,12 +1520,8 @@ const int pa_counts_instructions = 0;
     } while (0)
 /* After LOAD_CALLER_STATE for a caller that goes on after its instruction: remember it. */
 #define CACHE_CALLER_STATE(ce_, lasti_) \
-    do { \
-        if (!PA_CALLER_PAST_INSTR(frame)) { \
-            *(ce_) = (pa_caller_entry){frame, (lasti_), unit, next_instr, code_base, \
-                                       to_cpy_delta, names, consts}; \
-        } \
-    } while (0)
+    (*(ce_) = (pa_caller_entry){frame, (lasti_), unit, next_instr, code_base, \
+                                to_cpy_delta, names, consts})
 /* A frame's first entry costs a level of the recursion limit, as natively. */
 #define ENTER_RECURSION_LEVEL() \
     do { \
@@ -2378,7 +2374,7 @@ dispatch_switch:
             PA_GEN_SUSPENDED_STATE(gen_frame, oparg);
             PA_FRAME_STEP_PAST(gen_frame);
             _PyFrame_StackPush(frame, retval);
-            const void *lasti = PA_FRAME_LAST_INSTR(frame);
+            const void *lasti = PA_CALLER_KEY(frame);
             pa_caller_entry *ce = &pa_caller_cache[pa_caller_cache_index(frame, lasti)];
             if (CALLER_CACHED(ce, lasti)) {
                 LOAD_CACHED_CALLER_STATE(ce);
@@ -5467,7 +5463,7 @@ handover: {
 
 return_to_caller: {
     /* `retval` is the result of the inlined call the current frame is suspended in. */
-    const void *lasti = PA_FRAME_LAST_INSTR(frame);
+    const void *lasti = PA_CALLER_KEY(frame);
     pa_caller_entry *ce = &pa_caller_cache[pa_caller_cache_index(frame, lasti)];
     if (CALLER_CACHED(ce, lasti)) {
         LOAD_CACHED_CALLER_STATE(ce);

@@ -142,6 +142,9 @@ pa_builtins_lookup_dict(PyObject *builtins, PyObject *name, PyObject **res)
  *   PA_CALLER_NEXT_OFFSET(f), PA_CALLER_PAST_INSTR(f)  a frame suspended so, its callee
  *                             done: where it goes on, and whether that is past the pyadapt
  *                             instruction found there (LOAD_CALLER_STATE)
+ *   PA_CALLER_KEY(f)          what tells two such suspensions apart in the return cache
+ *                             (pa_internal.h): the last instruction, with PA_CALLER_PAST_INSTR
+ *                             where that is not told by the instruction alone
  *   PA_FRAME_HANDOVER_AT(f, last, next)  CPython's loop takes f over after an instruction
  *                             whose last unit is `last`, and goes on at `next`
  *   PA_FRAME_STEP_PAST(f)     YIELD_VALUE, RETURN_GENERATOR (no caches): the frame leaves
@@ -157,6 +160,7 @@ pa_builtins_lookup_dict(PyObject *builtins, PyObject *name, PyObject **res)
 #  define PA_FRAME_SUSPEND_IN(f, instr, last) PA_FRAME_SET_LAST_INSTR((f), (instr) + (last))
 #  define PA_CALLER_NEXT_OFFSET(f) (_PyInterpreterFrame_LASTI(f) + 1)
 #  define PA_CALLER_PAST_INSTR(f) 0
+#  define PA_CALLER_KEY(f) ((const void *)PA_FRAME_LAST_INSTR(f))
 #  define PA_FRAME_HANDOVER_AT(f, last, next) PA_FRAME_SET_LAST_INSTR((f), (last))
 #  define PA_FRAME_STEP_PAST(f) ((void)0)
 #  define PA_GEN_SUSPENDED_STATE(f, yield_from) ((void)0)

@@ -191,14 +191,15 @@ pa_unit_for_code(PyCodeObject *co)
  * call, so that a return into it does not look its unit up again nor read from_cpy (each a
  * likely first-level data miss: the unit table, the unit and its map are spread over memory
  * that CPython's own return does not touch).  Direct-mapped on the frame's address and the
- * instruction it is suspended at, filled by the first return there.  An entry is valid while
+ * instruction it is suspended at (PA_CALLER_KEY: on 3.13 with return_offset's flag, since a
+ * frame suspended in a call shows the CALL itself whether it goes on past it or not), filled by the first return there.  An entry is valid while
  * the frame at that address is suspended at that instruction: the same code object then, so
  * the same unit and the same result, unless the unit was freed meanwhile (a code object died
  * and another took its address), so pa_unit_free empties the cache.  configure()'s
  * re-quickening rewrites a unit's code in place (the pointers stay valid).  GIL-protected. */
 typedef struct {
     const void *frame;           /* NULL: empty */
-    const void *lasti;           /* PA_FRAME_LAST_INSTR(frame) at the return */
+    const void *lasti;           /* PA_CALLER_KEY(frame) at the return */
     pa_unit *unit;
     uint32_t *next_instr;        /* where the caller goes on */
     uint32_t *code_base;         /* unit->code */

@@ -85,6 +85,9 @@ pa_topmost_exception(PyThreadState *tstate)
     ((f)->instr_ptr = (instr), (f)->return_offset = (uint16_t)((last) != 0))
 #define PA_CALLER_NEXT_OFFSET(f) _PyInterpreterFrame_LASTI(f)
 #define PA_CALLER_PAST_INSTR(f) ((f)->return_offset)
+/* _Py_CODEUNIT is two bytes wide: the flag takes the instruction pointer's low bit. */
+#define PA_CALLER_KEY(f) \
+    ((const void *)((uintptr_t)(f)->instr_ptr | (uintptr_t)((f)->return_offset != 0)))
 #define PA_FRAME_HANDOVER_AT(f, last, next) \
     ((void)(last), (f)->instr_ptr = (next), (f)->return_offset = 0)
 #define PA_FRAME_STEP_PAST(f) ((f)->instr_ptr++)
