@@ -174,7 +174,7 @@ pa_monitoring_recompute(PyInterpreterState *interp)
 }
 
 int
-pa_monitoring_local(PyCodeObject *co)
+pa_monitoring_local_tools(PyCodeObject *co)
 {
     _PyCoMonitoringData *data = co->_co_monitoring;
     if (data == NULL) {

@@ -42,7 +42,7 @@ pa_monitoring_recompute(PyInterpreterState *interp)
 }
 
 int
-pa_monitoring_local(PyCodeObject *co)
+pa_monitoring_local_tools(PyCodeObject *co)
 {
     const _PyCoMonitoringData *data = co->_co_monitoring;
     return data != NULL && any_tool(data->local_monitors.tools, _PY_MONITORING_LOCAL_EVENTS);

@@ -233,7 +233,7 @@ pa_eval_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag)
 {
     PyCodeObject *co = PA_FRAME_CODE(frame);
     pa_unit_slot *slot = &pa_units.table[pa_code_hash(co, pa_units.shift)];
-    if (__builtin_expect(slot->code == co && tls_depth > 0 && !PA_TRACING_ACTIVE_FOR(tstate, co)
+    if (__builtin_expect(slot->code == co && tls_depth > 0 && PA_TRACING_SURELY_OFF_FOR(tstate, co)
                          && slot->unit->reject_reason == 0, 1)) {
         return pa_execute(tstate, frame, throwflag, slot->unit);
     }

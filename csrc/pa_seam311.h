@@ -101,6 +101,8 @@ pa_enter_py_level(PyThreadState *tstate)
 #define PA_TRACING_ACTIVE(tstate) \
     ((tstate)->c_tracefunc != NULL || (tstate)->c_profilefunc != NULL)
 #define PA_TRACING_ACTIVE_FOR(tstate, co) PA_TRACING_ACTIVE(tstate)
+/* The hook's common case, with no call (3.11: the answer itself) */
+#define PA_TRACING_SURELY_OFF_FOR(tstate, co) (!PA_TRACING_ACTIVE(tstate))
 #define PA_LOOP_TRACING(tstate, link) ((link).cframe.use_tracing)
 /* A tracer (sys.settrace) would see an 'exception' event in the frame: send it (pyadapt's
  * loop was running the frame when tracing began), and 'return' if it leaves the frame.

@@ -69,10 +69,23 @@ pa_monitoring_on(PyInterpreterState *interp)
     return PA_MONITORING_VERSION(interp) == pa_monitoring_seen_version
            ? pa_monitoring_global : pa_monitoring_recompute(interp);
 }
-int pa_monitoring_local(PyCodeObject *co);
+/* Does a tool listen to events local to co?  Most code objects have no monitoring data: that
+ * answer is inline. */
+int pa_monitoring_local_tools(PyCodeObject *co);
+static PA_ALWAYS_INLINE int
+pa_monitoring_local(PyCodeObject *co)
+{
+    return co->_co_monitoring != NULL && pa_monitoring_local_tools(co);
+}
 #define PA_TRACING_ACTIVE_FOR(tstate, co) \
     (pa_monitoring_on((tstate)->interp) || pa_monitoring_local(co))
 #define PA_TRACING_ACTIVE(tstate) pa_monitoring_on((tstate)->interp)
+/* The hook's common case, with no call (it asks at every entry from C: a generator resumed by
+ * set() or sum(), a function map() calls): nothing changed since the last answer, which was
+ * "off", and co has no monitoring data of its own; else the full answer, out of line */
+#define PA_TRACING_SURELY_OFF_FOR(tstate, co) \
+    (PA_MONITORING_VERSION((tstate)->interp) == pa_monitoring_seen_version \
+     && !pa_monitoring_global && (co)->_co_monitoring == NULL)
 #define PA_LOOP_TRACING(tstate, link) pa_monitoring_on((tstate)->interp)
 /* 3.12+ send a tracer's events through sys.monitoring, which CPython's loop raises from the
  * frame's instrumented code once it runs there: pyadapt sends none itself, but those of an

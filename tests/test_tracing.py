@@ -238,8 +238,85 @@ def case_gettrace_and_threading_settrace_restore():
     return f
 
 
+MONITORING = hasattr(sys, "monitoring")    # 3.12+
+TOOL = 4                                   # no CPython tool uses this id
+
+
+def _monitor(events_wanted, code=None):
+    """Claim TOOL and record its events of this file's code: (event, code name, line offset);
+    with `code`, as local events of that code object only.  Returns (events, stop)."""
+    mon = sys.monitoring
+    events = []
+
+    def line(code, lineno):
+        if code.co_filename == __file__:
+            events.append(("line", code.co_name, lineno - code.co_firstlineno))
+
+    def other(name):
+        def record(code, *args):
+            if code.co_filename == __file__:
+                events.append((name, code.co_name))
+        return record
+
+    mon.use_tool_id(TOOL, "pyadapt-test")
+    mon.register_callback(TOOL, mon.events.LINE, line)
+    for name in ("PY_START", "PY_RESUME", "PY_YIELD", "PY_RETURN"):
+        mon.register_callback(TOOL, getattr(mon.events, name), other(name))
+    if code is None:
+        mon.set_events(TOOL, events_wanted)
+    else:
+        mon.set_local_events(TOOL, code, events_wanted)
+
+    def stop():
+        if code is None:
+            mon.set_events(TOOL, 0)
+        else:
+            mon.set_local_events(TOOL, code, 0)
+        mon.free_tool_id(TOOL)
+
+    return events, stop
+
+
+def case_monitoring_local_events_of_a_generator_resumed_from_c():
+    """A generator that sum() and list() resume from C (through the PEP 523 hook at each item)
+    gets sys.monitoring local events after its first items: the resumes after that are seen,
+    line by line, as natively."""
+    if not MONITORING:
+        return "no sys.monitoring"
+    import itertools
+    ev = sys.monitoring.events
+    g = gen(8)
+    first = sum(itertools.islice(g, 3))
+    events, stop = _monitor(ev.LINE | ev.PY_RESUME | ev.PY_YIELD | ev.PY_RETURN,
+                            code=gen.__code__)
+    try:
+        rest = list(g)
+        again = sum(gen(2))
+    finally:
+        stop()
+    after = list(gen(3))
+    return first, rest, again, after, events
+
+
+def case_monitoring_global_events_switched_on_between_calls():
+    """A sys.monitoring tool that starts listening to every code object between two calls
+    made from C (map over a Python function): the later calls are seen."""
+    if not MONITORING:
+        return "no sys.monitoring"
+    ev = sys.monitoring.events
+    before = list(map(helper, range(3)))
+    events, stop = _monitor(ev.PY_START | ev.PY_RETURN | ev.LINE)
+    try:
+        during = list(map(helper, range(2)))
+    finally:
+        stop()
+    return before, during, list(map(helper, range(2))), events
+
+
 @pytest.mark.parametrize("case,args,kwargs", collect(globals()))
 def test_case(case, args, kwargs):
+    if case.__name__.startswith("case_monitoring") and not MONITORING:
+        pytest.skip("sys.monitoring is 3.12+")
     run_case(case, args, kwargs)
 
 
