@@ -3761,7 +3761,7 @@ dispatch_switch:
             goto error;
         }
         SKIP_CACHE(pa_cache_load_attr);
-        ENTER_INLINE_FRAME(new_frame, 0);     /* 3.11 calls a getter in C */
+        ENTER_INLINE_FRAME(new_frame, PA_CPY_GETTER_SHOWS);
     }
 
     TARGET(LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN) {
@@ -3780,7 +3780,7 @@ dispatch_switch:
             goto error;
         }
         SKIP_CACHE(pa_cache_load_attr);
-        ENTER_INLINE_FRAME(new_frame, 0);     /* 3.11 calls a getter in C */
+        ENTER_INLINE_FRAME(new_frame, PA_CPY_GETTER_SHOWS);
     }
 
 /* The instance has no attribute of the name, so the class's answer holds: its type's
@@ -5473,8 +5473,9 @@ return_to_caller: {
     LOAD_CALLER_STATE();
     if (CPY_OFFSET(next_instr) <= (uint32_t)_PyInterpreterFrame_LASTI(frame)) {
         /* Suspended at the start of its instruction (f_lasti as for a call CPython 3.11
-         * makes in C): a property getter or __getattribute__ returned its value, or
-         * CALL_PY_CLASS's __init__ returned and the object is on the stack already. */
+         * makes in C): a property getter or __getattribute__ returned its value (3.11:
+         * PA_CPY_GETTER_SHOWS), or CALL_PY_CLASS's __init__ returned and the object is on the
+         * stack already. */
         this_instr = next_instr;
         int family = pa_family_of[PA_OPCODE(*this_instr)];
         if (family == PA_CALL) {

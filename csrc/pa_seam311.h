@@ -25,6 +25,9 @@
 #define PA_CPY_CALL_LAST_CACHE 4
 #define PA_CPY_LOAD_ATTR_LAST_CACHE 4
 #define PA_CPY_BINARY_SUBSCR_LAST_CACHE 4
+/* A property getter or __getattribute__ that LOAD_ATTR runs inline: 3.11 calls them in C,
+ * so the caller shows the LOAD_ATTR itself (return_to_caller finishes the instruction). */
+#define PA_CPY_GETTER_SHOWS 0
 /* A caller suspended in a generator it runs inline (FOR_ITER_GEN, SEND_GEN, which pyadapt
  * adds to 3.11): FOR_ITER and SEND have no cache on 3.11, so the instruction itself. */
 #define PA_CPY_FOR_ITER_LAST_CACHE 0

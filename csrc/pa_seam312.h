@@ -25,6 +25,10 @@
 #define PA_CPY_CALL_LAST_CACHE 3
 #define PA_CPY_LOAD_ATTR_LAST_CACHE 9
 #define PA_CPY_BINARY_SUBSCR_LAST_CACHE 1
+/* A property getter or __getattribute__ that LOAD_ATTR runs inline: 3.12 inlines them too
+ * (LOAD_ATTR_PROPERTY, LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN), and the caller shows the last
+ * cache entry, as in a call. */
+#define PA_CPY_GETTER_SHOWS PA_CPY_LOAD_ATTR_LAST_CACHE
 /* A caller suspended in a generator run inline (3.12's FOR_ITER_GEN, SEND_GEN) shows the one
  * cache entry of its FOR_ITER or SEND; it goes on after it when the generator yields. */
 #define PA_CPY_FOR_ITER_LAST_CACHE 1

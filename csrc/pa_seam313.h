@@ -69,6 +69,9 @@ pa_topmost_exception(PyThreadState *tstate)
 #define PA_CPY_CALL_LAST_CACHE 3
 #define PA_CPY_LOAD_ATTR_LAST_CACHE 9
 #define PA_CPY_BINARY_SUBSCR_LAST_CACHE 1
+/* A property getter or __getattribute__ that LOAD_ATTR runs inline: as 3.13's own forms,
+ * the caller goes on past the LOAD_ATTR, as after a call. */
+#define PA_CPY_GETTER_SHOWS PA_CPY_LOAD_ATTR_LAST_CACHE
 #define PA_CPY_FOR_ITER_LAST_CACHE 1
 #define PA_CPY_SEND_LAST_CACHE 1
 

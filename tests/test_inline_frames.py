@@ -459,6 +459,53 @@ def test_caller_tb_lasti_as_natively():
     assert [p[-1] for p in result["call"]] == [native_caller_shows_in_call()]
 
 
+STEADY_LASTI_CHILD = """
+import sys
+import pyadapt
+from test_inline_frames import lasti_places
+
+class P:
+    @property
+    def p(self):
+        f = sys._getframe(1)
+        return lasti_places(f.f_code, f.f_lasti)
+
+class G:
+    def __getattribute__(self, name):
+        f = sys._getframe(1)
+        return lasti_places(f.f_code, f.f_lasti)
+
+def observe():
+    o, g = P(), G()
+    seen = [(o.p, g.q) for _ in range(60)]
+    return seen[-1]
+
+def hits(form):
+    return pyadapt.stats()["specialized"][form]["hits"]
+
+native = observe()
+before = hits("LOAD_ATTR_PROPERTY"), hits("LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN")
+adaptive = pyadapt.run(observe)
+after = hits("LOAD_ATTR_PROPERTY"), hits("LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN")
+assert after[0] > before[0] and after[1] > before[1], (before, after)
+print(repr((native, adaptive)))
+"""
+
+
+def test_getter_sees_caller_lasti_as_natively_once_specialized():
+    """A property getter and __getattribute__ that the LOAD_ATTR site runs inline (pyadapt's
+    LOAD_ATTR_PROPERTY, LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN, proved by their hits) see the
+    caller's f_lasti where they see it natively once CPython specialized the site: the
+    LOAD_ATTR itself on 3.11 (calls in C) and 3.13 (instr_ptr), its last cache entry on 3.12
+    (pyadapt showed the LOAD_ATTR there too, PA_CPY_GETTER_SHOWS)."""
+    proc = run_python(STEADY_LASTI_CHILD)
+    assert_subprocess_ok(proc)
+    native, adaptive = eval(proc.stdout)      # noqa: S307 - tuples of str
+    expected = "last cache" if sys.version_info[:2] == (3, 12) else "instruction"
+    assert native == (("LOAD_ATTR", expected), ("LOAD_ATTR", expected))
+    assert adaptive == native
+
+
 # --- another PEP 523 hook -------------------------------------------------------------------------
 
 PEP523_PRELUDE = """
