@@ -4744,11 +4744,20 @@ dispatch_switch:
     }
 
     TARGET(CALL_TYPE_1) {
-        CALL_PROLOGUE();
-        DEOPT_IF(kwnames != NULL || total_args != 1 || function != (PyObject *)&PyType_Type);
+        /* type(x) runs no code of its own: none of the call's general prologue and epilogue
+         * (a bound method's unpacking, the argument loop, the tracing and eval-breaker checks,
+         * which CPython's form has neither).  Stack: NULL, type, x -> type(x). */
+        PyObject **base = stack_pointer - 3;
+        DEOPT_IF(oparg != 1 || kwnames != NULL || base[0] != NULL
+                 || base[1] != (PyObject *)&PyType_Type);
         STAT_HIT();
-        PyObject *res = Py_NewRef(Py_TYPE(args[0]));
-        CALL_EPILOGUE(res);
+        PyObject *arg = base[2];
+        stack_pointer = base;
+        PUSH(Py_NewRef(Py_TYPE(arg)));
+        Py_DECREF(&PyType_Type);
+        Py_DECREF(arg);
+        SKIP_CACHE(pa_cache_call);
+        DISPATCH();
     }
 
     TARGET(CALL_STR_1) {
@@ -4767,34 +4776,57 @@ dispatch_switch:
         CALL_EPILOGUE(res);
     }
 
+/* The forms for len(x), isinstance(x, c) and list.append(x), of one shape each, as
+ * CPython's: the builtin at base[1] under a NULL (len, isinstance), or the method descriptor
+ * at base[0] with its list at base[1] (append); anything else, a bound method included,
+ * fails the guard and the generic CALL takes it.  No eval-breaker check after them (neither
+ * CPython's forms nor its 3.11 PRECALLs have one; a loop's backward jump checks). */
+#define CALL_SHAPED_PROLOGUE(N, IS_METH) \
+    PyObject **base = stack_pointer - (N) - 2 + (IS_METH); \
+    DEOPT_IF(oparg != (N) - (IS_METH) || kwnames != NULL || (base[0] == NULL) == (IS_METH)); \
+    PyObject *function = base[1 - (IS_METH)]; \
+    PyObject **args = base + 2 - (IS_METH)
+#define CALL_SHAPED_EPILOGUE(N, res) \
+    do { \
+        Py_DECREF(function); \
+        for (int i_ = 0; i_ < (N); i_++) { \
+            Py_DECREF(args[i_]); \
+        } \
+        stack_pointer = base; \
+        PUSH(res); \
+        if ((res) == NULL) { \
+            goto error; \
+        } \
+        SKIP_CACHE(pa_cache_call); \
+        HANDOVER_IF_TRACING(PA_CPY_CALL_LAST_CACHE); \
+        DISPATCH(); \
+    } while (0)
+
     TARGET(CALL_LEN) {
-        CALL_PROLOGUE();
-        DEOPT_IF(kwnames != NULL || total_args != 1
-                 || function != tstate->interp->callable_cache.len);
+        CALL_SHAPED_PROLOGUE(1, 0);
+        DEOPT_IF(function != tstate->interp->callable_cache.len);
         STAT_HIT();
         Py_ssize_t len = PyObject_Length(args[0]);
         PyObject *res = len < 0 ? NULL : PyLong_FromSsize_t(len);
-        CALL_EPILOGUE(res);
+        CALL_SHAPED_EPILOGUE(1, res);
     }
 
     TARGET(CALL_ISINSTANCE) {
-        CALL_PROLOGUE();
-        DEOPT_IF(kwnames != NULL || total_args != 2
-                 || function != tstate->interp->callable_cache.isinstance);
+        CALL_SHAPED_PROLOGUE(2, 0);
+        DEOPT_IF(function != tstate->interp->callable_cache.isinstance);
         STAT_HIT();
         int r = PyObject_IsInstance(args[0], args[1]);
         PyObject *res = r < 0 ? NULL : Py_NewRef(r ? Py_True : Py_False);
-        CALL_EPILOGUE(res);
+        CALL_SHAPED_EPILOGUE(2, res);
     }
 
     TARGET(CALL_LIST_APPEND) {
-        CALL_PROLOGUE();
-        DEOPT_IF(kwnames != NULL || total_args != 2
-                 || function != tstate->interp->callable_cache.list_append);
+        CALL_SHAPED_PROLOGUE(2, 1);
+        DEOPT_IF(function != tstate->interp->callable_cache.list_append);
         DEOPT_IF(!PyList_Check(args[0]));
         STAT_HIT();
         PyObject *res = PyList_Append(args[0], args[1]) < 0 ? NULL : Py_NewRef(Py_None);
-        CALL_EPILOGUE(res);
+        CALL_SHAPED_EPILOGUE(2, res);
     }
 
     TARGET(CALL_BUILTIN_CLASS) {

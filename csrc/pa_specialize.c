@@ -1248,11 +1248,13 @@ specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwname
     if (ct == &PyCFunction_Type) {
         int flags = PyCFunction_GET_FLAGS(callable);
         if (kwnames == NULL && flags == METH_O && nargs == 1) {
-            success(instr, callable == builtin("len") ? PA_CALL_LEN : PA_CALL_BUILTIN_O);
+            /* len(x) and isinstance(x, c) have their forms in their one shape, as natively */
+            success(instr, callable == builtin("len") && !is_meth ? PA_CALL_LEN
+                                                                  : PA_CALL_BUILTIN_O);
             return;
         }
         if (kwnames == NULL && flags == METH_FASTCALL) {
-            success(instr, callable == builtin("isinstance") && nargs == 2
+            success(instr, callable == builtin("isinstance") && nargs == 2 && !is_meth
                                ? PA_CALL_ISINSTANCE : PA_CALL_BUILTIN_FAST);
             return;
         }
@@ -1272,7 +1274,7 @@ specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwname
                     && strcmp(meth->ml_name, "append") == 0) {
                 list_append = callable;
             }
-            if (list_append != NULL && nargs == 2) {
+            if (list_append != NULL && nargs == 2 && is_meth) {   /* l.append(x), its shape */
                 success(instr, PA_CALL_LIST_APPEND);
                 return;
             }

@@ -1146,6 +1146,28 @@ def call_builtins_rebound(n):
     return [repr(o) for o in out]
 
 
+def call_simple_forms_other_shapes(n):
+    """len(x), isinstance(x, c), type(x) and l.append(x) have their forms in one shape each,
+    as CPython's: once specialized, the same sites get other shapes -- a bound method of len,
+    of isinstance and of type (unpacked: the builtin under its bound argument), list.append
+    reached through a class attribute by an object that is no list -- and give native results
+    through the generic CALL."""
+    class NotList:
+        append = list.append
+
+    lst = []
+
+    def op(f_len, f_inst, f_type, recv):
+        return (outcome(lambda: f_len("abc")), outcome(lambda: f_inst(3, int)),
+                outcome(lambda: f_type(1.5)), outcome(lambda: recv.append(1)), len(lst))
+
+    vals = [(len, isinstance, type, lst),
+            (types.MethodType(len, "xyzw"), types.MethodType(isinstance, 3),
+             types.MethodType(type, "s"), NotList()),
+            (len, isinstance, type, lst)]
+    return [repr(o) for o in phases(n, vals, op)]
+
+
 def call_builtins_subclass_arguments(n):
     class S(str):
         def __str__(self):
@@ -1468,6 +1490,8 @@ GUARDS = {
     call_py_class_abstract: ["CALL_PY_CLASS"],
     call_builtins_rebound: ["CALL_TYPE_1", "CALL_STR_1", "CALL_TUPLE_1", "CALL_LEN",
                             "CALL_ISINSTANCE"],
+    call_simple_forms_other_shapes: ["CALL_TYPE_1", "CALL_LEN", "CALL_ISINSTANCE",
+                                     "CALL_LIST_APPEND"],
     call_builtins_subclass_arguments: ["CALL_TYPE_1", "CALL_STR_1", "CALL_TUPLE_1", "CALL_LEN",
                                        "CALL_ISINSTANCE"],
     call_c_functions_rebound: ["CALL_BUILTIN_O", "CALL_BUILTIN_FAST",
