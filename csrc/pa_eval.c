@@ -4585,8 +4585,16 @@ dispatch_switch:
 #define CALL_EPILOGUE(res) \
     do { \
         kwnames = NULL; \
+        CALL_RELEASE_AND_PUSH(total_args, res); \
+        CHECK_EVAL_BREAKER(); \
+        DISPATCH(); \
+    } while (0)
+/* The callable and `n` arguments released, `res` in their place (NULL: the error), past the
+ * caches; a tracer the call started takes the frame over. */
+#define CALL_RELEASE_AND_PUSH(n, res) \
+    do { \
         Py_DECREF(function); \
-        for (int i_ = 0; i_ < total_args; i_++) { \
+        for (int i_ = 0; i_ < (n); i_++) { \
             Py_DECREF(args[i_]); \
         } \
         stack_pointer = base; \
@@ -4596,8 +4604,6 @@ dispatch_switch:
         } \
         SKIP_CACHE(pa_cache_call); \
         HANDOVER_IF_TRACING(PA_CPY_CALL_LAST_CACHE); \
-        CHECK_EVAL_BREAKER(); \
-        DISPATCH(); \
     } while (0)
 
     TARGET(CALL_PY_EXACT_ARGS) {
@@ -4788,17 +4794,7 @@ dispatch_switch:
     PyObject **args = base + 2 - (IS_METH)
 #define CALL_SHAPED_EPILOGUE(N, res) \
     do { \
-        Py_DECREF(function); \
-        for (int i_ = 0; i_ < (N); i_++) { \
-            Py_DECREF(args[i_]); \
-        } \
-        stack_pointer = base; \
-        PUSH(res); \
-        if ((res) == NULL) { \
-            goto error; \
-        } \
-        SKIP_CACHE(pa_cache_call); \
-        HANDOVER_IF_TRACING(PA_CPY_CALL_LAST_CACHE); \
+        CALL_RELEASE_AND_PUSH((N), res); \
         DISPATCH(); \
     } while (0)
 
