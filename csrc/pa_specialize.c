@@ -239,6 +239,7 @@ static void
 success(uint32_t *instr, int op)
 {
     int family = pa_family_of[op];
+    PA_ASSERT(family == pa_family_of[PA_OPCODE(*instr)]);    /* a form of the site's family */
     PA_SET_OPCODE(instr, op);
     /* the miss budget; the backoff exponent stays, as the site's deopt history */
     PA_SITE_COUNTER(instr) = PA_COUNTER(0, PA_COUNTER_BACKOFF(PA_SITE_COUNTER(instr)),
@@ -1093,24 +1094,6 @@ specialize_store_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
     }
     if (tp == &PyDict_Type) {
         success(instr, PA_STORE_SUBSCR_DICT);
-        return;
-    }
-    if (tp == &PyUnicode_Type) {
-        /* one character of a one-byte (latin-1) string: every such character has its
-         * cached one-character str, which is what str's own subscript returns */
-        if (!PyLong_CheckExact(sub)) {
-            kind = PA_FAIL_OPERANDS;
-            goto fail;
-        }
-        if (!PA_IS_SMALL_INDEX(sub)) {
-            kind = PA_FAIL_NEGATIVE_OR_RANGE;
-            goto fail;
-        }
-        if (PyUnicode_KIND(container) != PyUnicode_1BYTE_KIND) {
-            kind = PA_FAIL_STR_NOT_LATIN1;
-            goto fail;
-        }
-        success(instr, PA_BINARY_SUBSCR_STR_INT);
         return;
     }
     if (is_array_type(tp)) {

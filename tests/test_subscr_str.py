@@ -96,6 +96,36 @@ def test_str_freed_by_the_form():
     assert form["hits"] > 0
 
 
+def store_into_str(s, n):
+    # a store into a str at an int index is no BINARY_SUBSCR: its site must stay generic
+    out = []
+    for i in range(n):
+        out.append(s[i % len(s)])
+        try:
+            s[i % len(s)] = "x"
+        except TypeError as e:
+            out.append(str(e))
+    return out
+
+
+def test_store_into_a_str_is_not_the_form():
+    native = check(store_into_str, ("ab\xe9", 20))
+    assert native[1] == "'str' object does not support item assignment"
+    pyadapt.configure(specialize=True, warmup=0)
+    try:
+        pyadapt.reset_stats()
+        assert pyadapt.run(store_into_str, "ab\xe9", 20) == native
+        s = pyadapt.stats()
+        stores = [i.opname for i in pyadapt.get_instructions(store_into_str)
+                  if i.family == "STORE_SUBSCR"]
+    finally:
+        pyadapt.configure(**DEFAULT_CONFIG)
+    assert s["specialized"][FORM]["hits"] > 0
+    assert stores == ["STORE_SUBSCR_ADAPTIVE"], stores
+    assert s["families"]["STORE_SUBSCR"]["failure_kinds"].get(
+        "container type not specialized", 0) > 0
+
+
 # ---- misses after the site specialized: native results, the generic path ----
 
 class MyStr(str):
