@@ -3807,6 +3807,19 @@ dispatch_switch:
         DISPATCH();
     }
 
+    PURE_TARGET(LOAD_ATTR_NONDESCRIPTOR_NO_DICT) {
+        /* a plain class attribute through an instance that has no dict to shadow it: the
+         * type's version guards the answer */
+        pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
+        PyObject *owner = TOP();
+        DEOPT_IF(Py_TYPE(owner)->tp_version_tag != cache->type_version);
+        STAT_HIT();
+        SET_TOP(Py_NewRef(PA_CACHED_PTR(cache)));
+        DECREF_SYNC(owner);
+        SKIP_CACHE(pa_cache_load_attr);
+        DISPATCH();
+    }
+
     /* ================= LOAD_METHOD ================= */
 
     TARGET(LOAD_METHOD_ADAPTIVE) {
@@ -4408,6 +4421,26 @@ dispatch_switch:
         }
         SKIP_CACHE(pa_cache_binary_subscr);
         ENTER_INLINE_FRAME(new_frame, PA_CPY_BINARY_SUBSCR_LAST_CACHE);
+    }
+
+    PURE_TARGET(BINARY_SUBSCR_STR_INT) {
+        /* A one-byte (latin-1) str and an exact int index within its bounds: the character's
+         * cached one-character str, as str's subscript gives.  A wider str, a negative, big
+         * or out-of-range index (IndexError), subclasses: the generic path. */
+        PyObject *sub = TOP(), *str = SECOND();
+        DEOPT_IF(!PyLong_CheckExact(sub) || !PyUnicode_CheckExact(str));
+        DEOPT_IF(!PA_IS_SMALL_INDEX(sub));
+        DEOPT_IF(PyUnicode_KIND(str) != PyUnicode_1BYTE_KIND);
+        Py_ssize_t index = PA_SMALL_INDEX_VALUE(sub);
+        DEOPT_IF(index >= PyUnicode_GET_LENGTH(str));
+        STAT_HIT();
+        Py_UCS1 c = PyUnicode_1BYTE_DATA(str)[index];
+        STACK_SHRINK(1);
+        SET_TOP(Py_NewRef(PA_LATIN1_CHAR(c)));
+        PA_DECREF_INT(sub);
+        DECREF_SYNC(str);
+        SKIP_CACHE(pa_cache_binary_subscr);
+        DISPATCH();
     }
 
 /* An array.array (the version no other type has) and an exact int index within its bounds:

@@ -174,6 +174,7 @@
     PA_SPEC(LOAD_ATTR_PROPERTY, LOAD_ATTR, 0)                    /* calls a Python property getter inline */ \
     PA_SPEC(LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN, LOAD_ATTR, 0)     /* calls a Python __getattribute__ inline */ \
     PA_SPEC(LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES, LOAD_ATTR, 0)  /* plain class attribute through an instance */ \
+    PA_SPEC(LOAD_ATTR_NONDESCRIPTOR_NO_DICT, LOAD_ATTR, 0)      /* plain class attribute through an instance without a dict */ \
     PA_SPEC(LOAD_METHOD_ADAPTIVE, LOAD_METHOD, PA_F_ADAPTIVE)    \
     PA_SPEC(LOAD_METHOD_WITH_VALUES, LOAD_METHOD, 0)             /* class method; instance has inline values */ \
     PA_SPEC(LOAD_METHOD_NO_DICT, LOAD_METHOD, 0)                 /* class method; instances have no __dict__ */ \
@@ -215,6 +216,7 @@
     PA_SPEC(BINARY_SUBSCR_DICT, BINARY_SUBSCR, 0)                \
     PA_SPEC(BINARY_SUBSCR_GETITEM, BINARY_SUBSCR, 0)             /* Python __getitem__, called inline */ \
     PA_SPEC(BINARY_SUBSCR_ARRAY_INT, BINARY_SUBSCR, 0)           /* array.array item, its typecode's getter */ \
+    PA_SPEC(BINARY_SUBSCR_STR_INT, BINARY_SUBSCR, 0)             /* one character of a latin-1 str: the cached 1-char str */ \
     PA_SPEC(STORE_SUBSCR_ADAPTIVE, STORE_SUBSCR, PA_F_ADAPTIVE)  \
     PA_SPEC(STORE_SUBSCR_LIST_INT, STORE_SUBSCR, 0)              \
     PA_SPEC(STORE_SUBSCR_DICT, STORE_SUBSCR, 0)                  \

@@ -197,6 +197,12 @@ pa_long_two_digits(PyObject *o, long *value)
     return 1;
 }
 
+/* The runtime's one-character str of a latin-1 code point `c` (< 256), borrowed: the object
+ * str's own subscript, chr() and the decoders return for it (static, never freed). */
+#define PA_LATIN1_CHAR(c) \
+    ((c) < 128 ? (PyObject *)&_Py_SINGLETON(strings).ascii[(c)] \
+               : (PyObject *)&_Py_SINGLETON(strings).latin1[(c) - 128])
+
 /* An instance's values array (NULL: it has a dict instead) and its managed dict */
 #define PA_INSTANCE_VALUES(o) (*_PyObject_ValuesPointer(o))
 #define PA_MANAGED_DICT(o) ((PyDictObject *)*_PyObject_ManagedDictPointer(o))

@@ -154,6 +154,12 @@ pa_long_two_digits(PyObject *o, long *value)
     return 1;
 }
 
+/* The runtime's one-character str of a latin-1 code point `c` (< 256), borrowed: the object
+ * str's own subscript, chr() and the decoders return for it (static, never freed). */
+#define PA_LATIN1_CHAR(c) \
+    ((c) < 128 ? (PyObject *)&_Py_SINGLETON(strings).ascii[(c)] \
+               : (PyObject *)&_Py_SINGLETON(strings).latin1[(c) - 128])
+
 /* The range iterator (pycore_range.h). */
 typedef _PyRangeIterObject pa_rangeiter;
 /* The range iterator's next value: 1 and *value, or 0 when it is exhausted. */

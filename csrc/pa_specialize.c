@@ -40,6 +40,7 @@
     X(OP, "operator not specialized") \
     X(BIG_INT, "int beyond one digit") \
     X(NEGATIVE_OR_RANGE, "index negative or out of range") \
+    X(STR_NOT_LATIN1, "str not latin-1 (characters wider than one byte)") \
     X(CONTAINER, "container type not specialized") \
     X(SEQUENCE, "sequence type or length not specialized") \
     X(CALLABLE, "callable kind not specialized") \
@@ -238,6 +239,7 @@ static void
 success(uint32_t *instr, int op)
 {
     int family = pa_family_of[op];
+    PA_ASSERT(family == pa_family_of[PA_OPCODE(*instr)]);    /* a form of the site's family */
     PA_SET_OPCODE(instr, op);
     /* the miss budget; the backoff exponent stays, as the site's deopt history */
     PA_SITE_COUNTER(instr) = PA_COUNTER(0, PA_COUNTER_BACKOFF(PA_SITE_COUNTER(instr)),
@@ -546,8 +548,17 @@ specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
             goto done;
         }
         if (!(tp->tp_flags & Py_TPFLAGS_MANAGED_DICT)) {
-            kind = PA_FAIL_CLASS_ATTR;
-            goto done;
+            /* No instance dict at all (__slots__, or a C type without one): nothing in the
+             * instance can shadow the class's answer, and the type's version guards that
+             * answer.  Another layout of dict (tp_dictoffset) is not taken. */
+            if (tp->tp_dictoffset != 0) {
+                kind = PA_FAIL_CLASS_ATTR;
+                goto done;
+            }
+            cache->type_version = version;
+            write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
+            success(instr, PA_LOAD_ATTR_NONDESCRIPTOR_NO_DICT);
+            return;
         }
         kind = shared_keys_without(owner, name, &cache->index);
         if (kind != PA_FAIL_NONE) {
@@ -1012,6 +1023,24 @@ specialize_binary_subscr(PyObject *container, PyObject *sub, uint32_t *instr)
     }
     if (tp == &PyDict_Type) {
         success(instr, PA_BINARY_SUBSCR_DICT);
+        return;
+    }
+    if (tp == &PyUnicode_Type) {
+        /* one character of a one-byte (latin-1) string: every such character has its
+         * cached one-character str, which is what str's own subscript returns */
+        if (!PyLong_CheckExact(sub)) {
+            kind = PA_FAIL_OPERANDS;
+            goto fail;
+        }
+        if (!PA_IS_SMALL_INDEX(sub)) {
+            kind = PA_FAIL_NEGATIVE_OR_RANGE;
+            goto fail;
+        }
+        if (PyUnicode_KIND(container) != PyUnicode_1BYTE_KIND) {
+            kind = PA_FAIL_STR_NOT_LATIN1;
+            goto fail;
+        }
+        success(instr, PA_BINARY_SUBSCR_STR_INT);
         return;
     }
     if (is_array_type(tp)) {

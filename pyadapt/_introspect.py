@@ -229,6 +229,7 @@ _POINTER_FORMS = {
     "LOAD_ATTR_PROPERTY": ("descr", None),
     "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN": ("descr", "__getattribute__"),
     "LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES": ("descr", None),
+    "LOAD_ATTR_NONDESCRIPTOR_NO_DICT": ("descr", None),
     "LOAD_METHOD_WITH_VALUES": ("descr", None),
     "LOAD_METHOD_NO_DICT": ("descr", None),
     "LOAD_METHOD_LAZY_DICT": ("descr", None),

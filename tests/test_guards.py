@@ -278,6 +278,61 @@ def la_nondescr_of_mutable_class(n):
                 lambda: setattr(V, "__get__", lambda self, obj, tp: "got"))
 
 
+def la_nondescr_no_dict_class_changes(n):
+    # a plain class attribute read through a __slots__ instance (no dict): reassigned on the
+    # class or a base, replaced by a descriptor (property, data descriptor on a base),
+    # deleted, __getattr__ added, __class__ assigned (type version)
+    class Base:
+        __slots__ = ()
+        k = 5
+    class S(Base):
+        __slots__ = ("a",)
+    class T(Base):
+        __slots__ = ("a",)
+        k = "T's"
+    class Data:
+        def __get__(self, obj, tp):
+            return "data get"
+        def __set__(self, obj, value):
+            pass
+    o = S()
+    out = loop(n, lambda: o.k, lambda: setattr(Base, "k", 6))
+    out += loop(n, lambda: o.k, lambda: setattr(S, "k", "own"))
+    out += loop(n, lambda: o.k, lambda: setattr(S, "k", property(lambda self: "prop")))
+    out += loop(n, lambda: o.k, lambda: delattr(S, "k"))
+    out += loop(n, lambda: o.k, lambda: setattr(Base, "k", Data()))
+    out += loop(n, lambda: outcome(lambda: o.k), lambda: setattr(Base, "k", 7))
+    out += loop(n, lambda: o.k, lambda: setattr(o, "__class__", T))
+    out += loop(n, lambda: (o.k, outcome(lambda: o.zz)),
+                lambda: setattr(T, "__getattr__", lambda self, name: "getattr " + name))
+    out += loop(n, lambda: outcome(lambda: o.k), lambda: delattr(T, "k"))
+    return out
+
+
+def la_nondescr_no_dict_subclasses(n):
+    # the same site meets a subclass with a slot of that name (a member descriptor shadows
+    # the class attribute), a subclass with a __dict__ whose instance has its own value, and a
+    # builtin instance without a dict (str's __doc__ -- another type)
+    class S:
+        __slots__ = ()
+        k = "class"
+    class WithSlot(S):
+        __slots__ = ("k",)
+    class WithDict(S):
+        pass
+    ws = WithSlot()
+    wd = WithDict()
+    wd.k = "instance's"
+    vals = [(S(),), (ws,), (wd,), (S(),), (WithSlot(),)]
+    def op(o):
+        return outcome(lambda: o.k)
+    out = phases(n // 2, vals, op)
+    ws.k = "slot's"
+    out += loop(n, lambda: (vals[1][0].k, vals[4][0].k if hasattr(vals[4][0], "k") else None),
+                lambda: None)
+    return out
+
+
 def la_property_getter_code_replaced(n):
     class C:
         @property
@@ -877,6 +932,32 @@ def bs_array(n):
     return phases(n // 2, vals, op)
 
 
+def bs_str_int(n):
+    # a latin-1 str at a small int index, then: a wider str (at an ASCII and a non-latin-1
+    # character), negative and out-of-range indexes (IndexError), a big int, a str subclass
+    # with its own __getitem__ and one without, a bool index, an int subclass index, an
+    # __index__ object, a slice, and back to a latin-1 str
+    class MyStr(str):
+        def __getitem__(self, i):
+            return "MyStr[%r]" % (i,)
+    class PlainSub(str):
+        pass
+    class I(int):
+        pass
+    class Index:
+        def __index__(self):
+            return 1
+    vals = [("ab\xe9\xff", 2), ("a\u20ac\U0001f600", 0), ("a\u20ac\U0001f600", 1),
+            ("ab\xe9", -1), ("ab\xe9", 3), ("", 0), ("ab\xe9", 2 ** 40), (MyStr("abc"), 1),
+            (PlainSub("abc"), 1), ("abc", True), ("abc", I(2)), ("abc", Index()),
+            ("abc", slice(1, 3)), ("abc", 1.0), ("x\xe9y", 1)]
+    def op(s, i):
+        r = outcome(lambda: s[i])
+        # a latin-1 character is the runtime's one-character str, as chr() gives it
+        return r, type(r).__name__, len(r) == 1 and r is chr(ord(r))
+    return phases(n // 2, vals, op)
+
+
 def ss_array(n):
     import array
     log = []
@@ -1429,6 +1510,8 @@ GUARDS = {
     la_nondescr_shadowed_by_instance: ["LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES"],
     la_nondescr_dict_and_class_changes: ["LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES"],
     la_nondescr_of_mutable_class: [],
+    la_nondescr_no_dict_class_changes: ["LOAD_ATTR_NONDESCRIPTOR_NO_DICT"],
+    la_nondescr_no_dict_subclasses: ["LOAD_ATTR_NONDESCRIPTOR_NO_DICT"],
     la_property_getter_code_replaced: ["LOAD_ATTR_PROPERTY"],
     la_property_replaced: ["LOAD_ATTR_PROPERTY"],
     la_property_reinit: ["LOAD_ATTR_PROPERTY"],
@@ -1477,6 +1560,7 @@ GUARDS = {
     bs_getitem_class_assigned: ["BINARY_SUBSCR_GETITEM"],
     ss_containers: ["STORE_SUBSCR_LIST_INT", "STORE_SUBSCR_DICT"],
     bs_array: ["BINARY_SUBSCR_ARRAY_INT"],
+    bs_str_int: ["BINARY_SUBSCR_STR_INT"],
     ss_array: ["STORE_SUBSCR_ARRAY_INT"],
     us_sequences: ["UNPACK_SEQUENCE_TWO_TUPLE", "UNPACK_SEQUENCE_TUPLE", "UNPACK_SEQUENCE_LIST"],
     call_py_code_and_defaults: ["CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS"],

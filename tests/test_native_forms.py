@@ -27,11 +27,13 @@ from test_specializer import (Plain, f_binary_float, f_binary_int, f_binary_str,
                               f_contains, f_calls_builtin,
                               f_calls_method_descriptors, f_calls_python, f_compare_jump,
                               f_for_iter, f_load_attr_class, f_load_attr_instance_value,
-                              f_load_attr_module, f_load_attr_nondescriptor, f_load_attr_property,
+                              f_load_attr_module, f_load_attr_nondescriptor,
+                              f_load_attr_nondescriptor_no_dict, f_load_attr_property,
                               f_load_attr_slot, f_load_attr_with_hint, f_load_global_builtin,
                               f_load_global_module, f_load_method_lazy_dict, f_load_method_no_dict,
                               f_load_method_with_values, f_store_attr_instance_value,
-                              f_store_attr_slot, f_store_subscr, f_subscr, f_unpack)
+                              f_store_attr_slot, f_store_subscr, f_subscr, f_subscr_str,
+                              f_unpack)
 
 VERSION = sys.version_info[:2]
 V311, V312, V313 = (3, 11), (3, 12), (3, 13)
@@ -85,9 +87,7 @@ NATIVE_FORMS = {
     "LOAD_ATTR_METHOD_NO_DICT": on(V312_UP, "LOAD_METHOD_NO_DICT", note=METHOD),
     "LOAD_ATTR_METHOD_LAZY_DICT": on(V312_UP, "LOAD_METHOD_LAZY_DICT", note=METHOD),
     "LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES": on((V313,), "LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES"),
-    "LOAD_ATTR_NONDESCRIPTOR_NO_DICT": on((V313,), MISSING(
-        "none: a class attribute read through an instance without a dict (__slots__) fails "
-        "\"class attribute on an instance\" and runs the generic LOAD_ATTR")),
+    "LOAD_ATTR_NONDESCRIPTOR_NO_DICT": on((V313,), "LOAD_ATTR_NONDESCRIPTOR_NO_DICT"),
     "LOAD_METHOD_ADAPTIVE": on((V311,), "LOAD_METHOD_ADAPTIVE"),
     "LOAD_METHOD_WITH_VALUES": on((V311,), "LOAD_METHOD_WITH_VALUES"),
     "LOAD_METHOD_NO_DICT": on((V311,), "LOAD_METHOD_NO_DICT"),
@@ -143,8 +143,9 @@ NATIVE_FORMS = {
     "BINARY_SUBSCR_TUPLE_INT": on(ALL, "BINARY_SUBSCR_TUPLE_INT"),
     "BINARY_SUBSCR_DICT": on(ALL, "BINARY_SUBSCR_DICT"),
     "BINARY_SUBSCR_GETITEM": on(ALL, "BINARY_SUBSCR_GETITEM"),
-    "BINARY_SUBSCR_STR_INT": on((V313,), MISSING(
-        "none: a str indexed by an int runs the generic BINARY_SUBSCR")),
+    "BINARY_SUBSCR_STR_INT": on((V313,), "BINARY_SUBSCR_STR_INT", note=(
+        "any character of a latin-1 str (3.13: an ASCII character of any str); a wider "
+        "str runs the generic BINARY_SUBSCR")),
     "STORE_SUBSCR_ADAPTIVE": on((V311,), "STORE_SUBSCR_ADAPTIVE"),
     "STORE_SUBSCR_LIST_INT": on(ALL, "STORE_SUBSCR_LIST_INT"),
     "STORE_SUBSCR_DICT": on(ALL, "STORE_SUBSCR_DICT"),
@@ -383,6 +384,8 @@ CASES = [
     Case(("LOAD_ATTR_PROPERTY",), "LOAD_ATTR_PROPERTY", f_load_attr_property),
     Case(("LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES",), "LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES",
          f_load_attr_nondescriptor),
+    Case(("LOAD_ATTR_NONDESCRIPTOR_NO_DICT",), "LOAD_ATTR_NONDESCRIPTOR_NO_DICT",
+         f_load_attr_nondescriptor_no_dict),
     Case(("LOAD_METHOD_WITH_VALUES", "LOAD_ATTR_METHOD_WITH_VALUES"), "LOAD_METHOD_WITH_VALUES",
          f_load_method_with_values),
     Case(("LOAD_METHOD_NO_DICT", "LOAD_ATTR_METHOD_NO_DICT"), "LOAD_METHOD_NO_DICT",
@@ -423,6 +426,7 @@ CASES = [
     Case(("SEND_GEN",), "SEND_GEN", f_for_iter),
     Case(("BINARY_SUBSCR_LIST_INT",), "BINARY_SUBSCR_LIST_INT", f_subscr),
     Case(("BINARY_SUBSCR_GETITEM",), "BINARY_SUBSCR_GETITEM", f_subscr),
+    Case(("BINARY_SUBSCR_STR_INT",), "BINARY_SUBSCR_STR_INT", f_subscr_str),
     Case(("STORE_SUBSCR_DICT",), "STORE_SUBSCR_DICT", f_store_subscr),
     Case(("STORE_ATTR_INSTANCE_VALUE",), "STORE_ATTR_INSTANCE_VALUE",
          f_store_attr_instance_value),

@@ -304,6 +304,28 @@ def f_load_attr_nondescriptor(n):
     return t
 
 
+class SlottedConst:
+    __slots__ = ("a",)
+    K = 7
+
+    def __init__(self, a):
+        self.a = a
+
+
+def f_load_attr_nondescriptor_no_dict(n):
+    o, t = SlottedConst(1), 0
+    for _ in range(n):
+        t += o.K
+    return t
+
+
+def f_subscr_str(n):
+    s, out = "abc\xe9\xff", []
+    for i in range(n):
+        out.append(s[i % 5])
+    return "".join(out)
+
+
 def f_array_subscr(n):
     import array
     d, ints = array.array("d", [0.5] * 4), array.array("i", range(4))
@@ -404,6 +426,7 @@ CASES = {
     f_load_attr_class: ["LOAD_ATTR_CLASS"],
     f_load_attr_property: ["LOAD_ATTR_PROPERTY"],
     f_load_attr_nondescriptor: ["LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES"],
+    f_load_attr_nondescriptor_no_dict: ["LOAD_ATTR_NONDESCRIPTOR_NO_DICT"],
     f_load_attr_getattribute: ["LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN"],
     f_load_method_with_values: ["LOAD_METHOD_WITH_VALUES"],
     f_load_method_no_dict: ["LOAD_METHOD_NO_DICT"],
@@ -429,6 +452,7 @@ CASES = {
     f_subscr: ["BINARY_SUBSCR_LIST_INT", "BINARY_SUBSCR_TUPLE_INT", "BINARY_SUBSCR_DICT",
                "BINARY_SUBSCR_GETITEM"],
     f_store_subscr: ["STORE_SUBSCR_LIST_INT", "STORE_SUBSCR_DICT"],
+    f_subscr_str: ["BINARY_SUBSCR_STR_INT"],
     f_array_subscr: ["BINARY_SUBSCR_ARRAY_INT", "STORE_SUBSCR_ARRAY_INT"],
     f_unpack: ["UNPACK_SEQUENCE_TWO_TUPLE", "UNPACK_SEQUENCE_TUPLE", "UNPACK_SEQUENCE_LIST"],
     f_contains: ["CONTAINS_OP_DICT", "CONTAINS_OP_SET"],
