@@ -3310,15 +3310,15 @@ dispatch_switch:
 
     TARGET(TO_BOOL) {
         PyObject *value = TOP();
-        if (PyBool_Check(value)) {
-            DISPATCH();
+        if (!PyBool_Check(value)) {
+            int truth = PyObject_IsTrue(value);
+            if (truth < 0) {
+                goto error;
+            }
+            SET_TOP(Py_NewRef(truth ? Py_True : Py_False));
+            Py_DECREF(value);
         }
-        int truth = PyObject_IsTrue(value);
-        if (truth < 0) {
-            goto error;
-        }
-        SET_TOP(Py_NewRef(truth ? Py_True : Py_False));
-        Py_DECREF(value);
+        SKIP_CACHE(pa_cache_to_bool);
         DISPATCH();
     }
 
@@ -4573,6 +4573,71 @@ dispatch_switch:
         STACK_SHRINK(2);
         int res = Py_TYPE(right)->tp_as_sequence->sq_contains(right, left);
         CONTAINS_RESULT(res, left, right);
+    }
+
+    /* ================= TO_BOOL (3.13's truth tests) ================= */
+
+    TARGET(TO_BOOL_ADAPTIVE) {
+        ADAPTIVE(TO_BOOL, pa_specialize_to_bool(TOP(), this_instr));
+    }
+
+/* The end of a TO_BOOL form: the value on the stack replaced by its truth, the value released
+ * with RELEASE (a decref that may run Python code must write the frame's last instruction:
+ * DECREF_SYNC). */
+#define TO_BOOL_REPLACE(TRUTH, RELEASE) \
+    do { \
+        SET_TOP(Py_NewRef((TRUTH) ? Py_True : Py_False)); \
+        RELEASE(value); \
+        SKIP_CACHE(pa_cache_to_bool); \
+        DISPATCH(); \
+    } while (0)
+
+    PURE_TARGET(TO_BOOL_BOOL) {
+        DEOPT_IF(!PyBool_Check(TOP()));
+        STAT_HIT();
+        SKIP_CACHE(pa_cache_to_bool);
+        DISPATCH();
+    }
+
+    PURE_TARGET(TO_BOOL_INT) {
+        PyObject *value = TOP();
+        DEOPT_IF(!PyLong_CheckExact(value));
+        STAT_HIT();
+        TO_BOOL_REPLACE(!PA_LONG_IS_ZERO(value), PA_DECREF_INT);
+    }
+
+    /* a list freed here frees its items, whose finalizers may run */
+    PURE_TARGET(TO_BOOL_LIST) {
+        PyObject *value = TOP();
+        DEOPT_IF(!PyList_CheckExact(value));
+        STAT_HIT();
+        TO_BOOL_REPLACE(PyList_GET_SIZE(value) != 0, DECREF_SYNC);
+    }
+
+    PURE_TARGET(TO_BOOL_NONE) {
+        DEOPT_IF(!Py_IsNone(TOP()));
+        STAT_HIT();
+        SET_TOP(Py_NewRef(Py_False));
+        Py_DECREF(Py_None);     /* the stack's reference; None is never freed */
+        SKIP_CACHE(pa_cache_to_bool);
+        DISPATCH();
+    }
+
+    PURE_TARGET(TO_BOOL_STR) {
+        PyObject *value = TOP();
+        DEOPT_IF(!PyUnicode_CheckExact(value));
+        STAT_HIT();
+        TO_BOOL_REPLACE(PyUnicode_GET_LENGTH(value) != 0, Py_DECREF);
+    }
+
+    /* the class's version says neither it nor a base has __bool__ or __len__ (specializer);
+     * the instance freed here may run its finalizer */
+    PURE_TARGET(TO_BOOL_ALWAYS_TRUE) {
+        PyObject *value = TOP();
+        DEOPT_IF(Py_TYPE(value)->tp_version_tag
+                 != ((pa_cache_to_bool *)next_instr)->type_version);
+        STAT_HIT();
+        TO_BOOL_REPLACE(1, DECREF_SYNC);
     }
 
     /* ================= CALL ================= */
