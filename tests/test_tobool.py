@@ -36,6 +36,12 @@ def needs_to_bool():
         pytest.skip(NO_TO_BOOL)
 
 
+def own_code(func, name):
+    """func with a code object of its own (units, and so sites, are per code object)."""
+    code = func.__code__.replace(co_name=name, co_qualname=name)
+    return type(func)(code, func.__globals__, name, func.__defaults__, func.__closure__)
+
+
 def adaptive_run(func, *args):
     """func(*args) three times in the default adaptive mode, from fresh statistics: the
     results, the stats of the specialized forms, and the TO_BOOL family's."""
@@ -44,12 +50,6 @@ def adaptive_run(func, *args):
     results = [pyadapt.run(func, *args) for _ in range(3)]
     stats = pyadapt.stats()
     return results, stats["specialized"], stats["families"].get("TO_BOOL")
-
-
-def own_code(func, name):
-    """func with a code object of its own (units, and so sites, are per code object)."""
-    code = func.__code__.replace(co_name=name, co_qualname=name)
-    return type(func)(code, func.__globals__, name, func.__defaults__, func.__closure__)
 
 
 class Plain:
@@ -67,41 +67,53 @@ def truths(values):
             out.append(0)
         out.append(not x)
         out.append(bool(x and 1))
-        out.append(x or "falsy")
+        out.append((x or "falsy") is x)
         out.append("t" if x else "f")
         k = 0
         while x and k < 1:
             k += 1
         out.append(k)
-    out.append([v for v in values if v])
+    out.append(len([v for v in values if v]))
     return out
 
 
+# each program its own copy of truths(), so that its sites see one type whatever ran before
+truths_of = {kind: own_code(truths, "truths_" + kind)
+             for kind in ("bool", "int", "list", "none", "str", "plain")}
+
+
+def cycle(pattern, n):
+    """n values, pattern repeated."""
+    return (pattern * (n // len(pattern) + 1))[:n]
+
+
 def bools(n):
-    return truths([i % 3 == 0 for i in range(n)])
+    return truths_of["bool"]([i % 3 == 0 for i in range(n)])
 
 
 def ints(n):
-    return truths([0, 1, -1, 7, 2 ** 30, -(2 ** 30), 2 ** 100, -(2 ** 100)] * (n // 8))
+    return truths_of["int"](cycle([0, 1, -1, 7, 2 ** 30, -(2 ** 30), 2 ** 100, -(2 ** 100)], n))
 
 
 def lists(n):
-    return truths([[], [0], [None, None], list(range(40))] * (n // 4))
+    return truths_of["list"](cycle([[], [0], [None, None], list(range(40))], n))
 
 
 def nones(n):
-    return truths([None] * n)
+    return truths_of["none"]([None] * n)
 
 
 def strs(n):
     empty = "abc"[3:]
-    return truths(["", "a", "\xe9t\xe9", "\U0001f600", empty, "x" * 50, str(n)] * (n // 7))
+    return truths_of["str"](cycle(["", "a", "\xe9t\xe9", "\U0001f600", empty, "x" * 50, str(n)], n))
 
 
 def instances(n):
-    return truths([Plain() for _ in range(n)])
+    return truths_of["plain"]([Plain() for _ in range(n)])
 
 
+KIND = {"TO_BOOL_BOOL": "bool", "TO_BOOL_INT": "int", "TO_BOOL_LIST": "list",
+        "TO_BOOL_NONE": "none", "TO_BOOL_STR": "str", "TO_BOOL_ALWAYS_TRUE": "plain"}
 PROGRAMS = {bools: "TO_BOOL_BOOL", ints: "TO_BOOL_INT", lists: "TO_BOOL_LIST",
             nones: "TO_BOOL_NONE", strs: "TO_BOOL_STR", instances: "TO_BOOL_ALWAYS_TRUE"}
 
@@ -116,7 +128,7 @@ def test_form_runs_with_native_results(func):
     assert specialized[form]["hits"] > 0, (form, specialized[form], family)
     assert specialized[form]["misses"] == 0, (form, specialized[form])
     assert family["failures"] == 0, family
-    names = opnames(func) + opnames(truths)
+    names = opnames(func) + opnames(truths_of[KIND[form]])
     # every TO_BOOL site of truths() that ran is the form (with None values, the second test
     # of `while x and ...` never runs: 7 of 8)
     assert names.count(form) >= 7, names
@@ -129,11 +141,12 @@ def test_dis_shows_the_forms_and_the_class_version():
     pyadapt.run(instances, N)
     import io
     out = io.StringIO()
-    pyadapt.dis(truths, adaptive=True, show_caches=True, file=out)
+    pyadapt.dis(truths_of["plain"], adaptive=True, show_caches=True, file=out)
     text = out.getvalue()
     assert "TO_BOOL_ALWAYS_TRUE" in text, text
     assert "type_version" in text, text
-    versions = [i for i in pyadapt.get_instructions(truths) if i.opname == "TO_BOOL_ALWAYS_TRUE"]
+    versions = [i for i in pyadapt.get_instructions(truths_of["plain"])
+                if i.opname == "TO_BOOL_ALWAYS_TRUE"]
     assert versions
 
 
@@ -145,7 +158,7 @@ def test_generic_mode_runs_the_generic_instruction():
         pyadapt.reset_stats()
         for _ in range(3):
             pyadapt.run(ints, N)
-        names = opnames(truths)
+        names = opnames(truths_of["int"])
         family = pyadapt.stats()["families"]["TO_BOOL"]
     finally:
         pyadapt.configure(**DEFAULT_CONFIG)
