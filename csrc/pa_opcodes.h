@@ -284,6 +284,12 @@
     PA_SPEC(TO_BOOL_NONE, TO_BOOL, 0)                            /* None: False */ \
     PA_SPEC(TO_BOOL_STR, TO_BOOL, 0)                             /* an exact str: not empty */ \
     PA_SPEC(TO_BOOL_ALWAYS_TRUE, TO_BOOL, 0)                     /* an instance of a class with no __bool__ or __len__ (type version) */ \
+    PA_SPEC(TO_BOOL_BOOL_JUMP, TO_BOOL, 0)                       /* each fused with the next POP_JUMP_IF_* */ \
+    PA_SPEC(TO_BOOL_INT_JUMP, TO_BOOL, 0)                        \
+    PA_SPEC(TO_BOOL_LIST_JUMP, TO_BOOL, 0)                       \
+    PA_SPEC(TO_BOOL_NONE_JUMP, TO_BOOL, 0)                       \
+    PA_SPEC(TO_BOOL_STR_JUMP, TO_BOOL, 0)                        \
+    PA_SPEC(TO_BOOL_ALWAYS_TRUE_JUMP, TO_BOOL, 0)                \
     PA_OP0(CONVERT_VALUE, FORMAT, 1, 1, 0)                       /* TOS = str, repr or ascii (oparg 1..3) of TOS */ \
     PA_OP0(FORMAT_SIMPLE, NONE, 1, 1, 0)                         /* TOS = format(TOS) */ \
     PA_OP0(FORMAT_WITH_SPEC, NONE, 2, 1, 0)                      /* TOS = format(TOS1, TOS) */ \

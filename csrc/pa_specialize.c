@@ -1123,24 +1123,27 @@ static void
 specialize_to_bool(PyObject *value, uint32_t *instr)
 {
     PyTypeObject *tp = Py_TYPE(value);
+    /* followed by a conditional jump (`if`, `while`, `and`, `or`): the form takes the branch */
+    int next_op = PA_OPCODE(instr[1 + PA_CACHE_UNITS(pa_cache_to_bool)]);
+    int fuse = next_op == PA_POP_JUMP_IF_FALSE || next_op == PA_POP_JUMP_IF_TRUE;
     if (PyBool_Check(value)) {
-        success(instr, PA_TO_BOOL_BOOL);
+        success(instr, fuse ? PA_TO_BOOL_BOOL_JUMP : PA_TO_BOOL_BOOL);
         return;
     }
     if (PyLong_CheckExact(value)) {
-        success(instr, PA_TO_BOOL_INT);
+        success(instr, fuse ? PA_TO_BOOL_INT_JUMP : PA_TO_BOOL_INT);
         return;
     }
     if (PyList_CheckExact(value)) {
-        success(instr, PA_TO_BOOL_LIST);
+        success(instr, fuse ? PA_TO_BOOL_LIST_JUMP : PA_TO_BOOL_LIST);
         return;
     }
     if (Py_IsNone(value)) {
-        success(instr, PA_TO_BOOL_NONE);
+        success(instr, fuse ? PA_TO_BOOL_NONE_JUMP : PA_TO_BOOL_NONE);
         return;
     }
     if (PyUnicode_CheckExact(value)) {
-        success(instr, PA_TO_BOOL_STR);
+        success(instr, fuse ? PA_TO_BOOL_STR_JUMP : PA_TO_BOOL_STR);
         return;
     }
     if (!(tp->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
@@ -1159,7 +1162,7 @@ specialize_to_bool(PyObject *value, uint32_t *instr)
         return;
     }
     ((pa_cache_to_bool *)(instr + 1))->type_version = version;
-    success(instr, PA_TO_BOOL_ALWAYS_TRUE);
+    success(instr, fuse ? PA_TO_BOOL_ALWAYS_TRUE_JUMP : PA_TO_BOOL_ALWAYS_TRUE);
 }
 
 /* ---- calls ---- */

@@ -27,6 +27,8 @@ NO_TO_BOOL = (f"CPython {sys.version_info[0]}.{sys.version_info[1]} has no TO_BO
               "(its conditional jumps test truth themselves)")
 FORMS = ("TO_BOOL_BOOL", "TO_BOOL_INT", "TO_BOOL_LIST", "TO_BOOL_NONE", "TO_BOOL_STR",
          "TO_BOOL_ALWAYS_TRUE")
+BASE_FORMS = FORMS
+FORMS += tuple(form + "_JUMP" for form in FORMS)     # fused with the next POP_JUMP_IF_*
 N = 200
 
 
@@ -40,6 +42,13 @@ def own_code(func, name):
     """func with a code object of its own (units, and so sites, are per code object)."""
     code = func.__code__.replace(co_name=name, co_qualname=name)
     return type(func)(code, func.__globals__, name, func.__defaults__, func.__closure__)
+
+
+def both(specialized, form):
+    """The hits, misses and deopts of a form and of its _JUMP form (fused with the next
+    POP_JUMP_IF_*, as at `if x:`), summed."""
+    a, b = specialized[form], specialized[form + "_JUMP"]
+    return {k: a[k] + b[k] for k in ("hits", "misses", "deopts")}
 
 
 def adaptive_run(func, *args):
@@ -125,13 +134,15 @@ def test_form_runs_with_native_results(func):
     needs_to_bool()
     results, specialized, family = adaptive_run(func, N)
     assert all(diff(r, native) is None for r in results), [diff(r, native) for r in results]
-    assert specialized[form]["hits"] > 0, (form, specialized[form], family)
-    assert specialized[form]["misses"] == 0, (form, specialized[form])
+    for name in (form, form + "_JUMP"):       # `not x` / every other truth test
+        assert specialized[name]["hits"] > 0, (name, specialized[name], family)
+        assert specialized[name]["misses"] == 0, (name, specialized[name])
     assert family["failures"] == 0, family
     names = opnames(func) + opnames(truths_of[KIND[form]])
     # every TO_BOOL site of truths() that ran is the form (with None values, the second test
-    # of `while x and ...` never runs: 7 of 8)
-    assert names.count(form) >= 7, names
+    # of `while x and ...` never runs: 7 of 8), fused with its jump but for `not x`
+    assert names.count(form) == 1, names
+    assert names.count(form + "_JUMP") >= 6, names
 
 
 def test_dis_shows_the_forms_and_the_class_version():
@@ -146,7 +157,7 @@ def test_dis_shows_the_forms_and_the_class_version():
     assert "TO_BOOL_ALWAYS_TRUE" in text, text
     assert "type_version" in text, text
     versions = [i for i in pyadapt.get_instructions(truths_of["plain"])
-                if i.opname == "TO_BOOL_ALWAYS_TRUE"]
+                if i.opname.startswith("TO_BOOL_ALWAYS_TRUE")]
     assert versions
 
 
@@ -232,10 +243,10 @@ def test_site_sees_bool_then_int_then_list_subclass():
     needs_to_bool()
     results, specialized, family = adaptive_run(phases, N)
     assert all(diff(r, native) is None for r in results), [diff(r, native) for r in results]
-    assert specialized["TO_BOOL_BOOL"]["hits"] > 0, specialized["TO_BOOL_BOOL"]
-    assert specialized["TO_BOOL_BOOL"]["misses"] > 0, specialized["TO_BOOL_BOOL"]
-    assert specialized["TO_BOOL_INT"]["hits"] > 0, specialized["TO_BOOL_INT"]
-    assert specialized["TO_BOOL_INT"]["misses"] > 0, specialized["TO_BOOL_INT"]
+    assert both(specialized, "TO_BOOL_BOOL")["hits"] > 0, both(specialized, "TO_BOOL_BOOL")
+    assert both(specialized, "TO_BOOL_BOOL")["misses"] > 0, both(specialized, "TO_BOOL_BOOL")
+    assert both(specialized, "TO_BOOL_INT")["hits"] > 0, both(specialized, "TO_BOOL_INT")
+    assert both(specialized, "TO_BOOL_INT")["misses"] > 0, both(specialized, "TO_BOOL_INT")
     assert "class defines its truth (__bool__ or __len__)" in family["failure_kinds"], family
 
 
@@ -295,9 +306,9 @@ def test_errors_of_truth_at_specialized_sites():
     needs_to_bool()
     results, specialized, _family = adaptive_run(errors, N // 4)
     assert all(diff(r, native) is None for r in results), [diff(r, native) for r in results]
-    for form in FORMS:
-        assert specialized[form]["hits"] > 0, (form, specialized[form])
-        assert specialized[form]["misses"] > 0, (form, specialized[form])
+    for form in BASE_FORMS:
+        assert both(specialized, form)["hits"] > 0, (form, both(specialized, form))
+        assert both(specialized, form)["misses"] > 0, (form, both(specialized, form))
 
 
 SITES = {name: own_code(guarded, "guarded_" + name)
@@ -346,7 +357,7 @@ def test_class_gains_bool_after_specialization():
     run = make()
     want = make()()
     assert pyadapt.run(run) == want
-    stats = pyadapt.stats()["specialized"]["TO_BOOL_ALWAYS_TRUE"]
+    stats = both(pyadapt.stats()["specialized"], "TO_BOOL_ALWAYS_TRUE")
     assert stats["hits"] > 0, stats
     assert stats["misses"] > 0, stats       # the guard saw the class change
 
@@ -366,12 +377,12 @@ def test_bool_added_to_class_flips_a_hot_site():
     pyadapt.configure(**DEFAULT_CONFIG)
     pyadapt.reset_stats()
     assert pyadapt.run(before, N) == ["t"] * N
-    assert "TO_BOOL_ALWAYS_TRUE" in opnames(site)
+    assert "TO_BOOL_ALWAYS_TRUE_JUMP" in opnames(site)
     K.__bool__ = lambda self: False
     assert pyadapt.run(before, N) == ["f"] * N
-    stats = pyadapt.stats()["specialized"]["TO_BOOL_ALWAYS_TRUE"]
+    stats = both(pyadapt.stats()["specialized"], "TO_BOOL_ALWAYS_TRUE")
     assert stats["hits"] > N // 2 and stats["misses"] > 0, stats
-    assert "TO_BOOL_ALWAYS_TRUE" not in opnames(site)
+    assert not any(n.startswith("TO_BOOL_ALWAYS_TRUE") for n in opnames(site))
 
 
 # ---- what a form releases: finalizers, reference counts ----
@@ -402,8 +413,8 @@ def test_finalizer_run_by_a_form_sees_the_truth_test():
     needs_to_bool()
     results, specialized, _family = adaptive_run(drop_in_truth, N // 4)
     assert all(diff(r, native) is None for r in results), [diff(r, native) for r in results]
-    assert specialized["TO_BOOL_ALWAYS_TRUE"]["hits"] > 0
-    assert specialized["TO_BOOL_LIST"]["hits"] > 0
+    assert both(specialized, "TO_BOOL_ALWAYS_TRUE")["hits"] > 0
+    assert both(specialized, "TO_BOOL_LIST")["hits"] > 0
 
 
 def refcounts(n):
@@ -429,4 +440,4 @@ def test_reference_counts_balance():
     results, specialized, _family = adaptive_run(refcounts, N)
     assert all(diff(r, native) is None for r in results), [diff(r, native) for r in results]
     for form in ("TO_BOOL_INT", "TO_BOOL_LIST", "TO_BOOL_STR", "TO_BOOL_ALWAYS_TRUE"):
-        assert specialized[form]["hits"] > 0, form
+        assert both(specialized, form)["hits"] > 0, form
