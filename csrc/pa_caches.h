@@ -95,6 +95,12 @@ typedef struct {
 typedef struct {
     uint32_t counter;
     uint32_t hits;
+    uint32_t type_version;   /* TO_BOOL_ALWAYS_TRUE: the version of the value's class */
+} pa_cache_to_bool;
+
+typedef struct {
+    uint32_t counter;
+    uint32_t hits;
     uint32_t func_version;   /* CALL_PY_*: the function's version; CALL_PY_CLASS: the class's */
     uint32_t min_args;       /* CALL_PY_WITH_DEFAULTS; CALL_PY_CLASS: __init__'s version */
     uint32_t init_lo;        /* CALL_PY_CLASS: the class's __init__ (borrowed) */

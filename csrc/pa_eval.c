@@ -3306,15 +3306,15 @@ dispatch_switch:
 
     TARGET(TO_BOOL) {
         PyObject *value = TOP();
-        if (PyBool_Check(value)) {
-            DISPATCH();
+        if (!PyBool_Check(value)) {
+            int truth = PyObject_IsTrue(value);
+            if (truth < 0) {
+                goto error;
+            }
+            SET_TOP(Py_NewRef(truth ? Py_True : Py_False));
+            Py_DECREF(value);
         }
-        int truth = PyObject_IsTrue(value);
-        if (truth < 0) {
-            goto error;
-        }
-        SET_TOP(Py_NewRef(truth ? Py_True : Py_False));
-        Py_DECREF(value);
+        SKIP_CACHE(pa_cache_to_bool);
         DISPATCH();
     }
 
@@ -4603,6 +4603,95 @@ dispatch_switch:
         int res = Py_TYPE(right)->tp_as_sequence->sq_contains(right, left);
         CONTAINS_RESULT(res, left, right);
     }
+
+    /* ================= TO_BOOL (3.13's truth tests) ================= */
+
+    TARGET(TO_BOOL_ADAPTIVE) {
+        ADAPTIVE(TO_BOOL, pa_specialize_to_bool(TOP(), this_instr));
+    }
+
+/* The end of a TO_BOOL form: the value on the stack replaced by its truth, the value released
+ * with RELEASE (a decref that may run Python code must write the frame's last instruction:
+ * DECREF_SYNC). */
+#define TO_BOOL_REPLACE(TRUTH, RELEASE) \
+    do { \
+        SET_TOP(Py_NewRef((TRUTH) ? Py_True : Py_False)); \
+        RELEASE(value); \
+        SKIP_CACHE(pa_cache_to_bool); \
+        DISPATCH(); \
+    } while (0)
+
+/* The same, fused with the POP_JUMP_IF_TRUE/FALSE that follows: the value popped and released,
+ * the branch taken directly (no bool pushed). */
+#define TO_BOOL_JUMP(TRUTH, RELEASE) \
+    do { \
+        int truth_ = (TRUTH); \
+        STACK_SHRINK(1); \
+        RELEASE(value); \
+        SKIP_CACHE(pa_cache_to_bool); \
+        uint32_t jump_word = *next_instr++; \
+        if ((PA_OPCODE(jump_word) == PA_POP_JUMP_IF_TRUE) == truth_) { \
+            JUMP_CHECKED((int)PA_OPARG(jump_word)); \
+        } \
+        DISPATCH(); \
+    } while (0)
+
+/* Each form's guard and truth, then END: TO_BOOL_REPLACE or TO_BOOL_JUMP.  A bool is its own
+ * truth; None is never freed (its release needs no care); an exact int or str frees no Python
+ * object; a list freed here frees its items, and an instance its own self, whose finalizers
+ * may run (DECREF_SYNC).  TO_BOOL_ALWAYS_TRUE: the class's version says that neither it nor a
+ * base has __bool__ or __len__ (the specializer checked). */
+#define TO_BOOL_BOOL_BODY(END) \
+    PyObject *value = TOP(); \
+    DEOPT_IF(!PyBool_Check(value)); \
+    STAT_HIT(); \
+    END(Py_IsTrue(value), Py_DECREF)
+#define TO_BOOL_INT_BODY(END) \
+    PyObject *value = TOP(); \
+    DEOPT_IF(!PyLong_CheckExact(value)); \
+    STAT_HIT(); \
+    END(!PA_LONG_IS_ZERO(value), PA_DECREF_INT)
+#define TO_BOOL_LIST_BODY(END) \
+    PyObject *value = TOP(); \
+    DEOPT_IF(!PyList_CheckExact(value)); \
+    STAT_HIT(); \
+    END(PyList_GET_SIZE(value) != 0, DECREF_SYNC)
+#define TO_BOOL_NONE_BODY(END) \
+    PyObject *value = TOP(); \
+    DEOPT_IF(!Py_IsNone(value)); \
+    STAT_HIT(); \
+    END(0, Py_DECREF)
+#define TO_BOOL_STR_BODY(END) \
+    PyObject *value = TOP(); \
+    DEOPT_IF(!PyUnicode_CheckExact(value)); \
+    STAT_HIT(); \
+    END(PyUnicode_GET_LENGTH(value) != 0, Py_DECREF)
+#define TO_BOOL_ALWAYS_TRUE_BODY(END) \
+    PyObject *value = TOP(); \
+    DEOPT_IF(Py_TYPE(value)->tp_version_tag \
+             != ((pa_cache_to_bool *)next_instr)->type_version); \
+    STAT_HIT(); \
+    END(1, DECREF_SYNC)
+
+    /* a bool left in place: nothing to replace */
+    PURE_TARGET(TO_BOOL_BOOL) {
+        DEOPT_IF(!PyBool_Check(TOP()));
+        STAT_HIT();
+        SKIP_CACHE(pa_cache_to_bool);
+        DISPATCH();
+    }
+
+    PURE_TARGET(TO_BOOL_INT) { TO_BOOL_INT_BODY(TO_BOOL_REPLACE); }
+    PURE_TARGET(TO_BOOL_LIST) { TO_BOOL_LIST_BODY(TO_BOOL_REPLACE); }
+    PURE_TARGET(TO_BOOL_NONE) { TO_BOOL_NONE_BODY(TO_BOOL_REPLACE); }
+    PURE_TARGET(TO_BOOL_STR) { TO_BOOL_STR_BODY(TO_BOOL_REPLACE); }
+    PURE_TARGET(TO_BOOL_ALWAYS_TRUE) { TO_BOOL_ALWAYS_TRUE_BODY(TO_BOOL_REPLACE); }
+    PURE_TARGET(TO_BOOL_BOOL_JUMP) { TO_BOOL_BOOL_BODY(TO_BOOL_JUMP); }
+    PURE_TARGET(TO_BOOL_INT_JUMP) { TO_BOOL_INT_BODY(TO_BOOL_JUMP); }
+    PURE_TARGET(TO_BOOL_LIST_JUMP) { TO_BOOL_LIST_BODY(TO_BOOL_JUMP); }
+    PURE_TARGET(TO_BOOL_NONE_JUMP) { TO_BOOL_NONE_BODY(TO_BOOL_JUMP); }
+    PURE_TARGET(TO_BOOL_STR_JUMP) { TO_BOOL_STR_BODY(TO_BOOL_JUMP); }
+    PURE_TARGET(TO_BOOL_ALWAYS_TRUE_JUMP) { TO_BOOL_ALWAYS_TRUE_BODY(TO_BOOL_JUMP); }
 
     /* ================= CALL ================= */
 

@@ -106,6 +106,7 @@ void pa_specialize_binary_subscr(PyObject *container, PyObject *sub, uint32_t *i
 void pa_specialize_store_subscr(PyObject *container, PyObject *sub, uint32_t *instr);
 void pa_specialize_unpack_sequence(PyObject *seq, uint32_t *instr, int oparg);
 void pa_specialize_contains_op(PyObject *key, PyObject *container, uint32_t *instr);
+void pa_specialize_to_bool(PyObject *value, uint32_t *instr);
 void pa_specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwnames,
                         int is_meth);
 void pa_specialize_for_iter(PyObject *iter, uint32_t *instr);

@@ -47,6 +47,7 @@
 #define PA_CACHE_OF_STORE_SUBSCR pa_cache_store_subscr
 #define PA_CACHE_OF_UNPACK_SEQUENCE pa_cache_unpack_sequence
 #define PA_CACHE_OF_CONTAINS_OP pa_cache_contains_op
+#define PA_CACHE_OF_TO_BOOL pa_cache_to_bool
 #define PA_CACHE_OF_CALL pa_cache_call
 #define PA_CACHE_OF_FOR_ITER pa_cache_for_iter
 #define PA_CACHE_OF_SEND pa_cache_send
@@ -277,7 +278,20 @@
     PA_OP0(LOAD_FROM_DICT_OR_GLOBALS, NAME, 1, 1, 0)             /* TOS[name], else globals/builtins */ \
     PA_OP0(LOAD_FROM_DICT_OR_DEREF, LOCAL, 1, 1, 0)              /* TOS[name of cell oparg], else the cell */ \
     /* instructions whose semantics first came with CPython 3.13's bytecode */ \
-    PA_OP0(TO_BOOL, NONE, 1, 1, 0)                               /* TOS = bool(TOS) */ \
+    PA_OPC(TO_BOOL, pa_cache_to_bool, NONE, 1, 1, 0)             /* TOS = bool(TOS) */ \
+    PA_SPEC(TO_BOOL_ADAPTIVE, TO_BOOL, PA_F_ADAPTIVE)            \
+    PA_SPEC(TO_BOOL_BOOL, TO_BOOL, 0)                            /* a bool: left as it is */ \
+    PA_SPEC(TO_BOOL_INT, TO_BOOL, 0)                             /* an exact int: not zero */ \
+    PA_SPEC(TO_BOOL_LIST, TO_BOOL, 0)                            /* an exact list: not empty */ \
+    PA_SPEC(TO_BOOL_NONE, TO_BOOL, 0)                            /* None: False */ \
+    PA_SPEC(TO_BOOL_STR, TO_BOOL, 0)                             /* an exact str: not empty */ \
+    PA_SPEC(TO_BOOL_ALWAYS_TRUE, TO_BOOL, 0)                     /* an instance of a class with no __bool__ or __len__ (type version) */ \
+    PA_SPEC(TO_BOOL_BOOL_JUMP, TO_BOOL, 0)                       /* each fused with the next POP_JUMP_IF_* */ \
+    PA_SPEC(TO_BOOL_INT_JUMP, TO_BOOL, 0)                        \
+    PA_SPEC(TO_BOOL_LIST_JUMP, TO_BOOL, 0)                       \
+    PA_SPEC(TO_BOOL_NONE_JUMP, TO_BOOL, 0)                       \
+    PA_SPEC(TO_BOOL_STR_JUMP, TO_BOOL, 0)                        \
+    PA_SPEC(TO_BOOL_ALWAYS_TRUE_JUMP, TO_BOOL, 0)                \
     PA_OP0(CONVERT_VALUE, FORMAT, 1, 1, 0)                       /* TOS = str, repr or ascii (oparg 1..3) of TOS */ \
     PA_OP0(FORMAT_SIMPLE, NONE, 1, 1, 0)                         /* TOS = format(TOS) */ \
     PA_OP0(FORMAT_WITH_SPEC, NONE, 2, 1, 0)                      /* TOS = format(TOS1, TOS) */ \

@@ -178,6 +178,8 @@ pa_gen_suspend(PyThreadState *tstate, _PyInterpreterFrame *gen_frame, int to_loo
 #define PA_IS_SMALL_INDEX(o) ((size_t)Py_SIZE(o) <= 1)
 #define PA_IS_SMALL_POSITIVE(o) (Py_SIZE(o) == 1)
 #define PA_SMALL_INDEX_VALUE(o) ((Py_ssize_t)((PyLongObject *)(o))->ob_digit[0])
+/* an int that is 0 (its truth) */
+#define PA_LONG_IS_ZERO(o) (Py_SIZE(o) == 0)
 /* An int of at most two digits (|value| < 2**60), either sign: 1 and its value, else 0.
  * The int forms' second path, after the one-digit one (base64's 32- and 40-bit words). */
 static PA_ALWAYS_INLINE int

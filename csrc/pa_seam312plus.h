@@ -137,6 +137,8 @@ pa_gen_suspend(PyThreadState *tstate, _PyInterpreterFrame *gen_frame, int to_loo
 #define PA_IS_SMALL_POSITIVE(o) \
     (((PyLongObject *)(o))->long_value.lv_tag == (1 << _PyLong_NON_SIZE_BITS))
 #define PA_SMALL_INDEX_VALUE(o) ((Py_ssize_t)((PyLongObject *)(o))->long_value.ob_digit[0])
+/* an int that is 0 (its truth) */
+#define PA_LONG_IS_ZERO(o) _PyLong_IsZero((PyLongObject *)(o))
 /* An int of at most two digits (|value| < 2**60), either sign: 1 and its value, else 0. */
 static PA_ALWAYS_INLINE int
 pa_long_two_digits(PyObject *o, long *value)

@@ -192,7 +192,7 @@ pa_site_missed(const uint32_t *instr, PyObject *const *stack_pointer, int family
         b = stack_pointer[-1];
         break;
     case PA_LOAD_ATTR: case PA_LOAD_METHOD: case PA_STORE_ATTR: case PA_FOR_ITER:
-    case PA_UNPACK_SEQUENCE:
+    case PA_UNPACK_SEQUENCE: case PA_TO_BOOL:
         a = stack_pointer[-1];
         break;
     case PA_SEND:

@@ -57,7 +57,9 @@
     X(MUTABLE_DESCR_CLASS, "class attribute of a mutable class (could gain __get__/__set__)") \
     X(SUPER_SHADOWED, "super is not the builtin super") \
     X(SUPER_BAD_CLASS, "super()'s class is not a type") \
-    X(SUPER_OBJECT, "super()'s object neither an instance nor a subclass of its class")
+    X(SUPER_OBJECT, "super()'s object neither an instance nor a subclass of its class") \
+    X(TRUTH_BUILTIN, "truth of a builtin type not specialized") \
+    X(TRUTH_DEFINED, "class defines its truth (__bool__ or __len__)")
 
 enum {
 #define PA_FAIL_ENUM(NAME, TEXT) PA_FAIL_##NAME,
@@ -1139,6 +1141,59 @@ specialize_contains_op(PyObject *container, uint32_t *instr)
     failure(instr, PA_FAIL_CONTAINER);
 }
 
+/* A truth test (3.13's TO_BOOL).  The exact builtin types whose truth is one field (bool,
+ * int, list, None, str) need no more than their exact type as a guard.  An instance of a
+ * Python class is always true when neither the class nor a base gives it a truth of its own
+ * (nb_bool, mp_length, sq_length: what PyObject_IsTrue asks, in that order); the class's
+ * version guards that, as it changes when __bool__ or __len__ is added to the class or to a
+ * base, and `__class__` assignment changes the type.  Other builtins (dict, tuple, float,
+ * bytes, ...) and classes with __bool__ or __len__ stay with PyObject_IsTrue. */
+static void
+specialize_to_bool(PyObject *value, uint32_t *instr)
+{
+    PyTypeObject *tp = Py_TYPE(value);
+    /* followed by a conditional jump (`if`, `while`, `and`, `or`): the form takes the branch */
+    int next_op = PA_OPCODE(instr[1 + PA_CACHE_UNITS(pa_cache_to_bool)]);
+    int fuse = next_op == PA_POP_JUMP_IF_FALSE || next_op == PA_POP_JUMP_IF_TRUE;
+    if (PyBool_Check(value)) {
+        success(instr, fuse ? PA_TO_BOOL_BOOL_JUMP : PA_TO_BOOL_BOOL);
+        return;
+    }
+    if (PyLong_CheckExact(value)) {
+        success(instr, fuse ? PA_TO_BOOL_INT_JUMP : PA_TO_BOOL_INT);
+        return;
+    }
+    if (PyList_CheckExact(value)) {
+        success(instr, fuse ? PA_TO_BOOL_LIST_JUMP : PA_TO_BOOL_LIST);
+        return;
+    }
+    if (Py_IsNone(value)) {
+        success(instr, fuse ? PA_TO_BOOL_NONE_JUMP : PA_TO_BOOL_NONE);
+        return;
+    }
+    if (PyUnicode_CheckExact(value)) {
+        success(instr, fuse ? PA_TO_BOOL_STR_JUMP : PA_TO_BOOL_STR);
+        return;
+    }
+    if (!(tp->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
+        failure(instr, PA_FAIL_TRUTH_BUILTIN);
+        return;
+    }
+    if ((tp->tp_as_number != NULL && tp->tp_as_number->nb_bool != NULL)
+            || (tp->tp_as_mapping != NULL && tp->tp_as_mapping->mp_length != NULL)
+            || (tp->tp_as_sequence != NULL && tp->tp_as_sequence->sq_length != NULL)) {
+        failure(instr, PA_FAIL_TRUTH_DEFINED);
+        return;
+    }
+    uint32_t version = type_version(tp, &_Py_ID(__bool__));
+    if (version == 0) {
+        failure(instr, PA_FAIL_NO_TYPE_VERSION);
+        return;
+    }
+    ((pa_cache_to_bool *)(instr + 1))->type_version = version;
+    success(instr, fuse ? PA_TO_BOOL_ALWAYS_TRUE_JUMP : PA_TO_BOOL_ALWAYS_TRUE);
+}
+
 /* ---- calls ---- */
 
 static PyObject *
@@ -1736,6 +1791,14 @@ pa_specialize_contains_op(PyObject *key, PyObject *container, uint32_t *instr)
     pa_site_slot *site = pa_site_attempt(instr);
     specialize_contains_op(container, instr);
     saw_operands(site, instr, key, container);
+}
+
+void
+pa_specialize_to_bool(PyObject *value, uint32_t *instr)
+{
+    pa_site_slot *site = pa_site_attempt(instr);
+    specialize_to_bool(value, instr);
+    saw_operands(site, instr, value, NULL);
 }
 
 void

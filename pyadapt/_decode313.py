@@ -10,7 +10,9 @@ it is dropped); ``FOR_ITER``'s exhaustion target names the ``END_FOR`` + ``POP_T
 skips (2 units), and ``END_FOR`` alone pops one item, pyadapt's ``POP_TOP``; ``SEND``'s target
 is the ``END_SEND`` it skips; ``MAKE_FUNCTION`` takes the code only (pyadapt's with oparg 0)
 and ``SET_FUNCTION_ATTRIBUTE`` gives it its parts one at a time; f-strings are
-``CONVERT_VALUE``, ``FORMAT_SIMPLE``, ``FORMAT_WITH_SPEC``; ``TO_BOOL`` is a row of its own.
+``CONVERT_VALUE``, ``FORMAT_SIMPLE``, ``FORMAT_WITH_SPEC``; ``TO_BOOL`` is a family of its own
+(generic, adaptive and six specialized forms, as 3.13's; 3.13's own ``TO_BOOL_*`` forms in a
+quickened ``co_code`` decode as ``TO_BOOL``, like every family's).
 
 3.13's call stack layout (``callable, self_or_null, args``; 3.11's is ``NULL or method,
 callable or self, args``) differs from pyadapt's only where a NULL sits: with a self (a

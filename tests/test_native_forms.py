@@ -21,6 +21,7 @@ import pytest
 import pyadapt
 from pyadapt._compiler import OPS
 from pyadapt._pyadapt import lib
+import test_tobool as tobool
 from harness import DEFAULT_CONFIG, check
 from test_specializer import CASES as SPECIALIZER_CASES
 from test_specializer import (Plain, f_binary_float, f_binary_int, f_binary_str,
@@ -68,8 +69,6 @@ UNBOUND = ("every CALL unpacks a bound method before it calls or specializes, so
 GENERAL = ("partly: positional arguments filled from defaults, or bound to *args/**kwargs; "
            "a function with keyword-only parameters runs the generic CALL")
 NO_QUICK = "none: the generic {} runs ({}); pyadapt has no quickened form of it"
-TO_BOOL = ("none: the generic TO_BOOL (PyObject_IsTrue; a bool passes its first check "
-           "unchanged)")
 RESUME = NO_QUICK.format("RESUME", "it checks the eval breaker")
 
 NATIVE_FORMS = {
@@ -131,12 +130,12 @@ NATIVE_FORMS = {
     "COMPARE_OP_STR": on(V312_UP, "COMPARE_OP_STR", "COMPARE_OP_STR_JUMP", note=FUSED_JUMP),
     "CONTAINS_OP_SET": on((V313,), "CONTAINS_OP_SET"),
     "CONTAINS_OP_DICT": on((V313,), "CONTAINS_OP_DICT"),
-    "TO_BOOL_ALWAYS_TRUE": on((V313,), MISSING(TO_BOOL)),
-    "TO_BOOL_BOOL": on((V313,), MISSING(TO_BOOL)),
-    "TO_BOOL_INT": on((V313,), MISSING(TO_BOOL)),
-    "TO_BOOL_LIST": on((V313,), MISSING(TO_BOOL)),
-    "TO_BOOL_NONE": on((V313,), MISSING(TO_BOOL)),
-    "TO_BOOL_STR": on((V313,), MISSING(TO_BOOL)),
+    "TO_BOOL_ALWAYS_TRUE": on((V313,), "TO_BOOL_ALWAYS_TRUE", "TO_BOOL_ALWAYS_TRUE_JUMP", note=FUSED_JUMP),
+    "TO_BOOL_BOOL": on((V313,), "TO_BOOL_BOOL", "TO_BOOL_BOOL_JUMP", note=FUSED_JUMP),
+    "TO_BOOL_INT": on((V313,), "TO_BOOL_INT", "TO_BOOL_INT_JUMP", note=FUSED_JUMP),
+    "TO_BOOL_LIST": on((V313,), "TO_BOOL_LIST", "TO_BOOL_LIST_JUMP", note=FUSED_JUMP),
+    "TO_BOOL_NONE": on((V313,), "TO_BOOL_NONE", "TO_BOOL_NONE_JUMP", note=FUSED_JUMP),
+    "TO_BOOL_STR": on((V313,), "TO_BOOL_STR", "TO_BOOL_STR_JUMP", note=FUSED_JUMP),
     # ---- subscripts and unpacking ----
     "BINARY_SUBSCR_ADAPTIVE": on((V311,), "BINARY_SUBSCR_ADAPTIVE"),
     "BINARY_SUBSCR_LIST_INT": on(ALL, "BINARY_SUBSCR_LIST_INT"),
@@ -406,6 +405,12 @@ CASES = [
     Case(("COMPARE_OP_STR",), "COMPARE_OP_STR", compare_values),
     Case(("CONTAINS_OP_DICT",), "CONTAINS_OP_DICT", f_contains),
     Case(("CONTAINS_OP_SET",), "CONTAINS_OP_SET", f_contains),
+    Case(("TO_BOOL_BOOL",), "TO_BOOL_BOOL", tobool.bools),
+    Case(("TO_BOOL_INT",), "TO_BOOL_INT", tobool.ints),
+    Case(("TO_BOOL_LIST",), "TO_BOOL_LIST", tobool.lists),
+    Case(("TO_BOOL_NONE",), "TO_BOOL_NONE", tobool.nones),
+    Case(("TO_BOOL_STR",), "TO_BOOL_STR", tobool.strs),
+    Case(("TO_BOOL_ALWAYS_TRUE",), "TO_BOOL_ALWAYS_TRUE", tobool.instances),
     Case(("CALL_PY_EXACT_ARGS",), "CALL_PY_EXACT_ARGS", f_calls_python),
     Case(("CALL_PY_WITH_DEFAULTS", "CALL_PY_GENERAL"), "CALL_PY_WITH_DEFAULTS", f_calls_python),
     Case(("CALL_ALLOC_AND_ENTER_INIT",), "CALL_PY_CLASS", f_calls_python),
