@@ -200,6 +200,9 @@ def explain(family, operator, failure, seen, deopts=0, *, specialized=False):
             return saw, ("a callable object (functools.partial, an instance with __call__): "
                          "call a function directly")
         return saw, None
+    if family == "TO_BOOL" and failure == "class defines its truth (__bool__ or __len__)":
+        return saw, ("%s defines __bool__ or __len__, so `if x:` calls it every time: where "
+                     "the test means \"is there an object\", write `if x is not None:`" % owner)
     if family == "UNPACK_SEQUENCE" and failure == "sequence type or length not specialized":
         if types and types[0] not in ("tuple", "list"):
             return saw, "unpacking a %s: unpack a tuple or a list" % types[0]

@@ -10,6 +10,7 @@ output against a native run.
 """
 import json
 import platform
+import sys
 
 import pytest
 
@@ -433,3 +434,30 @@ def test_advice_for_what_a_site_saw():
         assert record["kind"] == "adaptive" and record["failure"] == failure, record
         assert record["seen"][-1]["types"] == types, record
         assert record["advice"].startswith(advice), record
+
+
+class Sized:
+    def __len__(self):
+        return 1
+
+
+def tested(n, obj):
+    hits = 0
+    for _ in range(n):
+        if obj:                 # a class that defines its truth
+            hits += 1
+    return hits
+
+
+@pytest.mark.skipif(sys.version_info < (3, 13), reason="TO_BOOL is 3.13's instruction")
+def test_advice_for_a_truth_test_of_a_class_with_len():
+    from pyadapt import _sites
+
+    pyadapt.configure(specialize=True, warmup=2)
+    assert pyadapt.run(tested, 30, Sized()) == 30
+    records = [r for r in _sites.site_records([tested.__code__])
+               if r["instruction"] == "TO_BOOL"]
+    assert len(records) == 1, records
+    record = records[0]
+    assert record["failure"] == "class defines its truth (__bool__ or __len__)", record
+    assert record["advice"].startswith("Sized defines __bool__ or __len__"), record
