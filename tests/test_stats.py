@@ -441,7 +441,7 @@ class Sized:
         return 1
 
 
-def tested(n, obj):
+def count_truthy(n, obj):
     hits = 0
     for _ in range(n):
         if obj:                 # a class that defines its truth
@@ -454,8 +454,8 @@ def test_advice_for_a_truth_test_of_a_class_with_len():
     from pyadapt import _sites
 
     pyadapt.configure(specialize=True, warmup=2)
-    assert pyadapt.run(tested, 30, Sized()) == 30
-    records = [r for r in _sites.site_records([tested.__code__])
+    assert pyadapt.run(count_truthy, 30, Sized()) == 30
+    records = [r for r in _sites.site_records([count_truthy.__code__])
                if r["instruction"] == "TO_BOOL"]
     assert len(records) == 1, records
     record = records[0]
