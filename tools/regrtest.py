@@ -238,6 +238,16 @@ def _worse(a, b):
     return a if order.index(a) >= order.index(b) else b
 
 
+def _interactive_signals():
+    """In the child before exec: SIGINT handled as a terminal's python handles it.  A parent
+    started in the background (`cmd &` in a non-interactive shell) ignores SIGINT, children
+    inherit that, and python then installs no KeyboardInterrupt handler: tests that interrupt
+    themselves (test_asyncio.test_runners' _thread.interrupt_main()) then wait forever and,
+    in test_asyncio_run_without_uncancel, grow without bound natively too (12 GB in ten
+    minutes, killed by the kernel's OOM killer)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run_module(module, mode, outdir, timeout, python, warmup=None, extra=(), compile_after=0):
     """Run one test module in one mode in its own subprocess."""
     tag = f"{module}.{mode}"
@@ -268,7 +278,8 @@ def run_module(module, mode, outdir, timeout, python, warmup=None, extra=(), com
     start = time.monotonic()
     with open(log_path, "w+b") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                env=env, start_new_session=True)
+                                env=env, start_new_session=True,
+                                preexec_fn=_interactive_signals)
         try:
             res.returncode = proc.wait(timeout)
         except subprocess.TimeoutExpired:
