@@ -3659,6 +3659,21 @@ dispatch_switch:
         }                                                                                  \
     } while (0)
 
+/* The value at `index` of the owner's inline values replaces the owner on the stack (a miss
+ * if it has no values, or none there): the end of both instance-value forms. */
+#define LOAD_INSTANCE_VALUE(owner, index)                                                   \
+    do {                                                                                   \
+        PyDictValues *values_ = PA_INSTANCE_VALUES(owner);                                 \
+        DEOPT_IF(values_ == NULL);                                                         \
+        PyObject *res_ = values_->values[(index)];                                         \
+        DEOPT_IF(res_ == NULL);                                                            \
+        STAT_HIT();                                                                        \
+        SET_TOP(Py_NewRef(res_));                                                          \
+        DECREF_SYNC(owner);                                                                \
+        SKIP_CACHE(pa_cache_load_attr);                                                    \
+        DISPATCH();                                                                        \
+    } while (0)
+
     TARGET(LOAD_ATTR_ADAPTIVE) {
         ADAPTIVE(LOAD_ATTR, pa_specialize_load_attr(TOP(), GETITEM(names, oparg), this_instr));
     }
@@ -3669,15 +3684,37 @@ dispatch_switch:
         uint32_t index;
         INSTANCE_VALUE_INDEX(index, owner, cache, cache->descr_lo, cache->descr_hi,
                              pa_add_load_attr_type);
-        PyDictValues *values = PA_INSTANCE_VALUES(owner);
-        DEOPT_IF(values == NULL);
-        PyObject *res = values->values[index];
-        DEOPT_IF(res == NULL);
-        STAT_HIT();
-        SET_TOP(Py_NewRef(res));
-        DECREF_SYNC(owner);
-        SKIP_CACHE(pa_cache_load_attr);
-        DISPATCH();
+        LOAD_INSTANCE_VALUE(owner, index);
+    }
+
+/* The shared attribute table had no entry for the owner's type and the site's name: fill it
+ * (pa_internal.h), counting the fill in the site's `fills` (a cache field the megamorphic
+ * forms do not otherwise use); a type the table does not take, and every type once the site
+ * has filled PA_ATTR_FILLS_MAX entries, misses: a site that meets new types without end
+ * (classes made in a loop) spends its miss budget and deoptimizes instead of paying a fill,
+ * which costs more than the generic path, at each execution. */
+#define PA_ATTR_FILLS_MAX 64
+#define FILL_ATTR_ENTRY(e, owner, name, kind, fills)                                         \
+    do {                                                                                   \
+        DEOPT_IF((fills) >= PA_ATTR_FILLS_MAX);                                            \
+        SYNC_LASTI();                                                                      \
+        (e) = pa_attr_table_fill((owner), (name), this_instr, (kind));                     \
+        DEOPT_IF((e) == NULL);                                                             \
+        (fills)++;                                                                         \
+    } while (0)
+
+    PURE_TARGET(LOAD_ATTR_INSTANCE_VALUE_MEGA) {
+        /* the values index of the owner's type from the shared attribute table, filled for
+         * a type the first time the site meets it */
+        PyObject *owner = TOP();
+        PyObject *name = GETITEM(names, oparg);
+        uint32_t tv = Py_TYPE(owner)->tp_version_tag;
+        pa_attr_entry *e = pa_attr_find(PA_ATTR_VALUE, tv, name);
+        if (e == NULL) {
+            FILL_ATTR_ENTRY(e, owner, name, PA_ATTR_VALUE,
+                            ((pa_cache_load_attr *)next_instr)->index);
+        }
+        LOAD_INSTANCE_VALUE(owner, e->aux);
     }
 
     PURE_TARGET(LOAD_ATTR_WITH_HINT) {
@@ -3832,6 +3869,26 @@ dispatch_switch:
         NO_INSTANCE_ATTR_GUARD(self, cache->type_version, cache->keys_version);
         STAT_HIT();
         SET_TOP(Py_NewRef(PA_CACHED_PTR(cache)));
+        PUSH(self);
+        SKIP_CACHE(pa_cache_load_method);
+        DISPATCH();
+    }
+
+    PURE_TARGET(LOAD_METHOD_WITH_VALUES_MEGA) {
+        /* LOAD_METHOD_WITH_VALUES's guards with the type's entry of the shared attribute
+         * table for the site's cache: refilled when the type's shared keys changed */
+        PyObject *self = TOP();
+        PyObject *name = GETITEM(names, oparg);
+        PyTypeObject *tp = Py_TYPE(self);
+        uint32_t tv = tp->tp_version_tag;
+        pa_attr_entry *e = pa_attr_find(PA_ATTR_METHOD, tv, name);
+        if (e == NULL || ((PyHeapTypeObject *)tp)->ht_cached_keys->dk_version != e->aux) {
+            FILL_ATTR_ENTRY(e, self, name, PA_ATTR_METHOD,
+                            ((pa_cache_load_method *)next_instr)->keys_version);
+        }
+        DEOPT_IF(PA_MANAGED_DICT(self) != NULL);
+        STAT_HIT();
+        SET_TOP(Py_NewRef(e->descr));
         PUSH(self);
         SKIP_CACHE(pa_cache_load_method);
         DISPATCH();

@@ -215,6 +215,56 @@ pa_caller_cache_index(const void *frame, const void *lasti)
     return (((uintptr_t)frame >> 4) + ((uintptr_t)lasti >> 1)) & (PA_CALLER_CACHE_SIZE - 1);
 }
 
+/* The shared attribute table: what a megamorphic site (LOAD_ATTR_INSTANCE_VALUE_MEGA,
+ * LOAD_METHOD_WITH_VALUES_MEGA) knows of each (type version, name) it has met, one table per
+ * kind, direct-mapped.  An entry is filled by pa_attr_table_fill from the same decision a
+ * first specialization makes, and is valid while the type keeps that version: CPython never
+ * hands a version out twice, so an entry of a type that changed or died matches no live
+ * type.  `name` is a strong reference, so its address cannot come back as another name;
+ * `descr` is borrowed from the type, like a site cache's.  Main interpreter only (the sites
+ * become megamorphic there only); GIL-protected. */
+typedef struct {
+    uint32_t type_version;       /* 0: empty (no type has version 0) */
+    uint32_t aux;                /* PA_ATTR_VALUE: the values index; PA_ATTR_METHOD: the
+                                    version of the type's shared keys (the name not in them) */
+    PyObject *name;              /* strong */
+    PyObject *descr;             /* PA_ATTR_METHOD: the method, borrowed from the type */
+    void *pad_;                  /* 32 bytes: a set of two is one cache line */
+} pa_attr_entry;
+#define PA_ATTR_VALUE 0
+#define PA_ATTR_METHOD 1
+#define PA_ATTR_TABLE_BITS 9         /* sets of two entries per kind: 2 x 16 KiB */
+extern pa_attr_entry pa_attr_table[2][1 << PA_ATTR_TABLE_BITS][2];
+/* The set of (type_version, name): two entries, the one filled last first.  Versions are
+ * consecutive numbers and names often neighbouring addresses (one-letter names are static
+ * objects side by side), so the hash mixes nonlinearly: a linear combination of the two
+ * sent (v, "v") and (v - 1, "w") to one set. */
+static inline pa_attr_entry *
+pa_attr_set(int kind, uint32_t type_version, PyObject *name)
+{
+    uint32_t h = (type_version * 2654435761u) ^ (uint32_t)((uintptr_t)name >> 4);
+    h = (h ^ (h >> 15)) * 2246822519u;
+    return pa_attr_table[kind][h >> (32 - PA_ATTR_TABLE_BITS)];
+}
+/* The entry of (type_version, name), or NULL. */
+static inline pa_attr_entry *
+pa_attr_find(int kind, uint32_t type_version, PyObject *name)
+{
+    pa_attr_entry *set = pa_attr_set(kind, type_version, name);
+    if (set[0].type_version == type_version && set[0].name == name) {
+        return &set[0];
+    }
+    if (set[1].type_version == type_version && set[1].name == name) {
+        return &set[1];
+    }
+    return NULL;
+}
+/* Fill the entry of (Py_TYPE(owner)'s version, name) for a megamorphic site at `instr`:
+ * the entry, or NULL if that type does not take this kind here (the caller counts a miss).
+ * Records what it saw in the site's record.  Never leaves an exception set.  A site counts
+ * its fills and stops filling after a number of them (FILL_ATTR_ENTRY in pa_eval.c). */
+pa_attr_entry *pa_attr_table_fill(PyObject *owner, PyObject *name, uint32_t *instr, int kind);
+
 /* A unit without code for a cold code object (PA_FB_COLD); NULL out of memory. */
 pa_unit *pa_unit_new_cold(void);
 /* Give the attached cold unit `cold` the compiled contents of `made`; frees `made`. */

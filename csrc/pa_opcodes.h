@@ -176,12 +176,14 @@
     PA_SPEC(LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN, LOAD_ATTR, 0)     /* calls a Python __getattribute__ inline */ \
     PA_SPEC(LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES, LOAD_ATTR, 0)  /* plain class attribute through an instance */ \
     PA_SPEC(LOAD_ATTR_NONDESCRIPTOR_NO_DICT, LOAD_ATTR, 0)      /* plain class attribute through an instance without a dict */ \
+    PA_SPEC(LOAD_ATTR_INSTANCE_VALUE_MEGA, LOAD_ATTR, 0)         /* inline value of any number of types: the shared attribute table */ \
     PA_SPEC(LOAD_METHOD_ADAPTIVE, LOAD_METHOD, PA_F_ADAPTIVE)    \
     PA_SPEC(LOAD_METHOD_WITH_VALUES, LOAD_METHOD, 0)             /* class method; instance has inline values */ \
     PA_SPEC(LOAD_METHOD_NO_DICT, LOAD_METHOD, 0)                 /* class method; instances have no __dict__ */ \
     PA_SPEC(LOAD_METHOD_LAZY_DICT, LOAD_METHOD, 0)               /* class method; instance __dict__ not created */ \
     PA_SPEC(LOAD_METHOD_CLASS, LOAD_METHOD, 0)                   /* attribute of a class object */ \
     PA_SPEC(LOAD_METHOD_MODULE, LOAD_METHOD, 0)                  /* module attribute */ \
+    PA_SPEC(LOAD_METHOD_WITH_VALUES_MEGA, LOAD_METHOD, 0)        /* as WITH_VALUES, any number of types: the shared attribute table */ \
     PA_SPEC(STORE_ATTR_ADAPTIVE, STORE_ATTR, PA_F_ADAPTIVE)      \
     PA_SPEC(STORE_ATTR_INSTANCE_VALUE, STORE_ATTR, 0)            /* inline values at index */ \
     PA_SPEC(STORE_ATTR_WITH_HINT, STORE_ATTR, 0)                 /* existing instance __dict__ entry */ \

@@ -263,6 +263,37 @@ failure(uint32_t *instr, int kind)
     pa_op_stats[family].failure_kinds[kind]++;
 }
 
+/* ---- the shared attribute table (pa_internal.h) ---- */
+
+pa_attr_entry pa_attr_table[2][1 << PA_ATTR_TABLE_BITS][2] __attribute__((aligned(64)));
+
+/* (version, name)'s entry now says `aux`, `descr`: its own entry if it has one, else the set's
+ * first, whose entry moves to second place (the one filled longest ago goes). */
+static pa_attr_entry *
+attr_entry_put(int kind, uint32_t version, uint32_t aux, PyObject *name, PyObject *descr)
+{
+    pa_attr_entry *e = pa_attr_find(kind, version, name);
+    if (e == NULL) {
+        pa_attr_entry *set = pa_attr_set(kind, version, name);
+        Py_XDECREF(set[1].name);        /* a str: no code runs */
+        set[1] = set[0];
+        e = &set[0];
+        e->name = Py_NewRef(name);
+        e->type_version = version;
+    }
+    e->aux = aux;
+    e->descr = descr;
+    return e;
+}
+
+/* Megamorphic forms exist in the main interpreter only: another interpreter's types could
+ * carry versions that the main one's also carry. */
+static int
+in_main_interpreter(void)
+{
+    return PyInterpreterState_Get() == PyInterpreterState_Main();
+}
+
 /* ---- attributes ---- */
 
 static int
@@ -593,6 +624,7 @@ specialize_load_method(PyObject *owner, PyObject *name, uint32_t *instr)
 {
     pa_cache_load_method *cache = (pa_cache_load_method *)(instr + 1);
     PyTypeObject *tp = Py_TYPE(owner);
+    uint32_t earlier_version = cache->type_version;   /* of a form the site had before */
     int kind = PA_FAIL_NONE;
     if (PyModule_CheckExact(owner)) {
         kind = module_attr(owner, name, &cache->type_version, &cache->keys_version);
@@ -631,9 +663,18 @@ specialize_load_method(PyObject *owner, PyObject *name, uint32_t *instr)
     write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
     if (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) {
         kind = shared_keys_without(owner, name, &cache->keys_version);
-        if (kind == PA_FAIL_NONE) {
-            success(instr, PA_LOAD_METHOD_WITH_VALUES);
+        if (kind != PA_FAIL_NONE) {
+            goto done;
         }
+        if (earlier_version != 0 && earlier_version != version && in_main_interpreter()) {
+            /* the site had another type before (it deoptimized, or failed for it): one
+             * site cache cannot hold both, so the shared table holds them all */
+            attr_entry_put(PA_ATTR_METHOD, version, cache->keys_version, name, descr);
+            cache->type_version = cache->keys_version = cache->descr_lo = cache->descr_hi = 0;
+            success(instr, PA_LOAD_METHOD_WITH_VALUES_MEGA);
+            return;
+        }
+        success(instr, PA_LOAD_METHOD_WITH_VALUES);
         goto done;
     }
     if (tp->tp_dictoffset == 0) {
@@ -753,6 +794,77 @@ add_instance_value_type(PyObject *owner, PyObject *name, const uint32_t *instr, 
 
 static const char *const POLYMORPHIC_ADDED = "another type: held too";
 static const char *const POLYMORPHIC_REFUSED = "another type, not held (a miss)";
+static const char *const MEGAMORPHIC_ADDED = "another type: into the shared attribute table";
+static const char *const MEGAMORPHIC_REFUSED = "another type, not for the shared table (a miss)";
+
+pa_attr_entry *
+pa_attr_table_fill(PyObject *owner, PyObject *name, uint32_t *instr, int kind)
+{
+    pa_site_slot *site = pa_site_attempt(instr);
+    pa_attr_entry *e = NULL;
+    if (in_main_interpreter()) {
+        /* the decision a first specialization makes, on a scratch copy of the site */
+        uint32_t scratch[1 + PA_CACHE_UNITS(pa_cache_load_attr)
+                         + PA_CACHE_UNITS(pa_cache_load_method)] = {0};
+        scratch[0] = instr[0];
+        if (kind == PA_ATTR_VALUE) {
+            PA_SET_OPCODE(&scratch[0], PA_LOAD_ATTR_ADAPTIVE);
+            specialize_load_attr(owner, name, scratch);
+            pa_cache_load_attr *c = (pa_cache_load_attr *)(scratch + 1);
+            if (PA_OPCODE(scratch[0]) == PA_LOAD_ATTR_INSTANCE_VALUE) {
+                e = attr_entry_put(kind, c->type_version, c->index, name, NULL);
+            }
+        }
+        else {
+            PA_SET_OPCODE(&scratch[0], PA_LOAD_METHOD_ADAPTIVE);
+            specialize_load_method(owner, name, scratch);
+            pa_cache_load_method *c = (pa_cache_load_method *)(scratch + 1);
+            if (PA_OPCODE(scratch[0]) == PA_LOAD_METHOD_WITH_VALUES) {
+                PyObject *descr = (PyObject *)(uintptr_t)(
+                    (uint64_t)c->descr_lo | ((uint64_t)c->descr_hi << 32));
+                e = attr_entry_put(kind, c->type_version, c->keys_version, name, descr);
+            }
+        }
+    }
+    if (site != NULL) {
+        pa_site_saw(site, instr, pa_type_name(Py_TYPE(owner)), NULL,
+                    e != NULL ? MEGAMORPHIC_ADDED : MEGAMORPHIC_REFUSED);
+    }
+    return e;
+}
+
+/* The site's hits so far retire with its form (as at a deopt), before `op` replaces it. */
+static void
+retire_and_become(uint32_t *instr, int op)
+{
+    pa_op_stats[PA_OPCODE(*instr)].hits += PA_SITE_HITS(instr);
+    success(instr, op);
+}
+
+/* A polymorphic LOAD_ATTR_INSTANCE_VALUE with its three type slots taken met a fourth type
+ * (richards' four Task subclasses): if that type's instances hold the attribute too, the site
+ * becomes LOAD_ATTR_INSTANCE_VALUE_MEGA, and the three types it held go into the shared table
+ * with the new one.  Returns the new type's slot (this execution a hit), or
+ * PA_TYPE_SLOT_FREE (a miss). */
+static uint32_t
+become_megamorphic_load(PyObject *owner, PyObject *name, uint32_t *instr)
+{
+    pa_cache_load_attr *cache = (pa_cache_load_attr *)(instr + 1);
+    pa_attr_entry *e = pa_attr_table_fill(owner, name, instr, PA_ATTR_VALUE);
+    if (e == NULL) {
+        return PA_TYPE_SLOT_FREE;
+    }
+    uint32_t version = e->type_version, index = e->aux;
+    attr_entry_put(PA_ATTR_VALUE, cache->type_version, cache->index, name, NULL);
+    uint32_t held[2] = {cache->descr_lo, cache->descr_hi};
+    for (int i = 0; i < 2; i++) {
+        attr_entry_put(PA_ATTR_VALUE, PA_TYPE_SLOT_VERSION(held[i]), PA_TYPE_SLOT_INDEX(held[i]),
+                       name, NULL);
+    }
+    cache->type_version = cache->index = cache->descr_lo = cache->descr_hi = 0;
+    retire_and_become(instr, PA_LOAD_ATTR_INSTANCE_VALUE_MEGA);
+    return PA_TYPE_SLOT_FITS(version, index) ? PA_TYPE_SLOT(version, index) : PA_TYPE_SLOT_FREE;
+}
 
 /* The type of `owner` at a polymorphic site whose extra slots are `extra`: held if a slot is
  * free and the scratch specialization agrees, with a site record either way. */
@@ -760,7 +872,11 @@ static uint32_t
 add_attr_type(PyObject *owner, PyObject *name, uint32_t *instr, int store, uint32_t *extra[2])
 {
     if (*extra[1] != PA_TYPE_SLOT_FREE) {
-        return PA_TYPE_SLOT_FREE;       /* all three slots taken: the usual miss */
+        /* all three slots taken: a load goes megamorphic, a store misses */
+        if (!store && in_main_interpreter()) {
+            return become_megamorphic_load(owner, name, instr);
+        }
+        return PA_TYPE_SLOT_FREE;
     }
     pa_site_slot *site = pa_site_attempt(instr);
     uint32_t slot = add_instance_value_type(owner, name, instr, store, extra);

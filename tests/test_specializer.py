@@ -1093,16 +1093,34 @@ def poly_new_class_each_time(n):
     return out
 
 
-@pytest.mark.parametrize("func", [poly_four_types_and_other_index,
-                                  poly_class_changes_under_the_site,
+def test_polymorphic_instance_values_fourth_type_goes_megamorphic():
+    """Five types (one with the attribute at another index): the fourth takes the load to
+    LOAD_ATTR_INSTANCE_VALUE_MEGA (the shared attribute table), which holds them all (no miss);
+    the store keeps its three type slots, and misses for the other two."""
+    check(poly_four_types_and_other_index, (120,))
+    pyadapt.configure(specialize=True, warmup=2)
+    pyadapt.reset_stats()
+    want = poly_four_types_and_other_index(300)
+    assert [pyadapt.run(poly_four_types_and_other_index, 300) for _ in range(2)] == [want] * 2
+    s = pyadapt.stats()["specialized"]
+    mega = s["LOAD_ATTR_INSTANCE_VALUE_MEGA"]
+    assert mega["hits"] >= 300 and mega["misses"] == 0, mega
+    store = s["STORE_ATTR_INSTANCE_VALUE"]
+    assert store["hits"] > 0 and store["misses"] > 0, store
+
+
+@pytest.mark.parametrize("func", [poly_class_changes_under_the_site,
                                   poly_new_class_each_time], ids=lambda f: f.__name__)
 def test_polymorphic_instance_values_guards(func):
     check(func, (120,))
     pyadapt.configure(specialize=True, warmup=2)
     pyadapt.reset_stats()
     assert pyadapt.run(func, 120) == func(120)
-    s = pyadapt.stats()["specialized"]["LOAD_ATTR_INSTANCE_VALUE"]
-    assert s["hits"] > 0 and s["misses"] > 0, s
+    # a new class per iteration takes the load megamorphic at the fourth; that form enters
+    # 64 types into the shared table and then misses
+    s = pyadapt.stats()["specialized"]
+    forms = [s[f] for f in ("LOAD_ATTR_INSTANCE_VALUE", "LOAD_ATTR_INSTANCE_VALUE_MEGA")]
+    assert sum(f["hits"] for f in forms) > 0 and sum(f["misses"] for f in forms) > 0, forms
 
 
 class PolyConstraint:
@@ -1251,11 +1269,16 @@ def test_polymorphic_instance_values_type_version_must_fit(version):
     if version is not None:
         _force_type_version(High, version)
     want = poly_high(60, objs)
+    # a code object of its own per case: the site sees exactly these two types (a site shared
+    # by the cases met each case's High, and took the fourth megamorphic)
+    import types
+    code = poly_high.__code__.replace(co_name="poly_high_%s" % (version,))
+    run_high = types.FunctionType(code, poly_high.__globals__)
     pyadapt.configure(specialize=True, warmup=2)
     pyadapt.reset_stats()
-    assert pyadapt.run(poly_high, 60, objs) == want
+    assert pyadapt.run(run_high, 60, objs) == want
     s = pyadapt.stats()["specialized"]["LOAD_ATTR_INSTANCE_VALUE"]
-    loads = [i for i in pyadapt.get_instructions(poly_high)
+    loads = [i for i in pyadapt.get_instructions(run_high)
              if i.opname == "LOAD_ATTR_INSTANCE_VALUE"]
     if version is None or version < 2 ** 26:
         assert s["misses"] == 0 and s["deopts"] == 0, s
