@@ -350,6 +350,99 @@ pa_hook_keep_for_jit(void)
     install_hook();
 }
 
+/* ---- perf's stack trampoline (3.12+) ----
+ * sys.activate_stack_trampoline("perf") installs CPython's trampoline as the eval-frame
+ * function, and refuses ("a custom eval frame is already present") while any other function
+ * holds the slot -- pyadapt's, whenever pyadapt runs anything.  pyadapt gives the slot up for
+ * it: sys's two functions are replaced by builtins of the same name, doc and __self__ that
+ * put the default back in the slot before calling CPython's own, and pyadapt's hook back if
+ * the activation failed or when the trampoline is deactivated.  While the trampoline holds
+ * the slot, frames run in CPython's loop, which is what perf can see (a frame pyadapt's loop
+ * is in keeps running there; its calls go through the trampoline: foreign_eval_frame in the
+ * stats). */
+static PyObject *trampoline_activate;     /* sys's own functions (strong) */
+static PyObject *trampoline_deactivate;
+
+static PyObject *
+step_aside_for_trampoline(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    PyInterpreterState *interp = PyInterpreterState_Get();
+    int ours = _PyInterpreterState_GetEvalFrameFunc(interp) == pa_eval_frame;
+    if (ours) {
+        _PyInterpreterState_SetEvalFrameFunc(interp, _PyEval_EvalFrameDefault);
+    }
+    PyObject *res = PyObject_Vectorcall(trampoline_activate, args, nargs, NULL);
+    if (res == NULL && ours) {
+        set_hook_if_default(interp);
+    }
+    return res;
+}
+
+static PyObject *
+take_slot_back_after_trampoline(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    PyObject *res = PyObject_Vectorcall(trampoline_deactivate, args, nargs, NULL);
+    if (res != NULL && pa_hook_installed) {
+        set_hook_if_default(PyInterpreterState_Get());
+    }
+    return res;
+}
+
+static PyMethodDef trampoline_defs[2] = {
+    {"activate_stack_trampoline", (PyCFunction)(void (*)(void))step_aside_for_trampoline,
+     METH_FASTCALL, NULL},
+    {"deactivate_stack_trampoline",
+     (PyCFunction)(void (*)(void))take_slot_back_after_trampoline, METH_FASTCALL, NULL},
+};
+
+/* Replace sys.<def's name> (a builtin of sys's) by def's function, keeping the original in
+ * *orig.  0, or -1 with an exception set; a sys without the function is left alone. */
+static int
+wrap_sys_function(PyObject *sys, PyMethodDef *def, PyObject **orig)
+{
+    PyObject *f = PyObject_GetAttrString(sys, def->ml_name);
+    if (f == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (!PyCFunction_Check(f)) {
+        Py_DECREF(f);       /* replaced by someone else already: not ours to wrap */
+        return 0;
+    }
+    def->ml_doc = ((PyCFunctionObject *)f)->m_ml->ml_doc;   /* CPython's, static */
+    PyObject *modname = PyUnicode_FromString("sys");
+    PyObject *wrapper = modname == NULL ? NULL : PyCFunction_NewEx(def, sys, modname);
+    Py_XDECREF(modname);
+    if (wrapper == NULL || PyObject_SetAttrString(sys, def->ml_name, wrapper) < 0) {
+        Py_XDECREF(wrapper);
+        Py_DECREF(f);
+        return -1;
+    }
+    Py_DECREF(wrapper);
+    *orig = f;
+    return 0;
+}
+
+static int
+wrap_trampoline_functions(void)
+{
+    if (!PA_SEAM_STACK_TRAMPOLINE || trampoline_activate != NULL) {
+        return 0;
+    }
+    PyObject *sys = PyImport_ImportModule("sys");
+    if (sys == NULL) {
+        return -1;
+    }
+    int rc = wrap_sys_function(sys, &trampoline_defs[0], &trampoline_activate);
+    if (rc == 0) {
+        rc = wrap_sys_function(sys, &trampoline_defs[1], &trampoline_deactivate);
+    }
+    Py_DECREF(sys);
+    return rc;
+}
+
 /* The builtins that drive the hook (pa_module.c registers them with the others). */
 PyMethodDef pa_hook_methods[] = {
     {"run", (PyCFunction)(void (*)(void))mod_run, METH_VARARGS | METH_KEYWORDS,
@@ -374,5 +467,5 @@ pa_hook_init(PyObject *mod)
     }
     ((PyCFunctionObject *)run_function)->vectorcall = run_vectorcall;
     Py_DECREF(run_function);      /* the module keeps it alive */
-    return 0;
+    return wrap_trampoline_functions();
 }

@@ -38,6 +38,8 @@
 /* The compiler reads co_code_adaptive itself (pa_compile.c, code_units): 3.11 specializes
  * in place without changing opargs or cache sizes, and has no instrumented opcodes. */
 #define PA_COMPILE_READS_QUICKENED_CODE 1
+/* sys.activate_stack_trampoline (perf's frames) exists from 3.12 */
+#define PA_SEAM_STACK_TRAMPOLINE 0
 
 /* ---- dicts ---- */
 

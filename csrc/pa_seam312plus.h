@@ -33,6 +33,9 @@
  * Python recursion limit was reached (RecursionError, or a fatal error when already handling
  * one): -1, or 0 within the headroom. */
 #define PA_SEAM_PY_RECURSION_COUNTER 1
+/* sys.activate_stack_trampoline: perf's trampoline is an eval-frame function of its own
+ * (pa_hook.c steps aside for it) */
+#define PA_SEAM_STACK_TRAMPOLINE 1
 int pa_py_recursion_exceeded(PyThreadState *tstate);
 /* A frame's level of the recursion limit: 0, or 1 with RecursionError set (the level is
  * counted all the same, as CPython's loop does, so that leaving it balances). */
