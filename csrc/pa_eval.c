@@ -5108,9 +5108,16 @@ dispatch_switch:
         ADAPTIVE(FOR_ITER, pa_specialize_for_iter(TOP(), this_instr));
     }
 
+    /* FOR_ITER_LIST and FOR_ITER_TUPLE each take the other's iterator too, at the cost of a
+     * second type test on that path only: one loop over lists and tuples in turn (pprint's
+     * `for o in object`) is common, and one type per site made it miss and deopt. */
     PURE_TARGET(FOR_ITER_LIST) {
+        if (Py_TYPE(TOP()) != &PyListIter_Type) {
+            DEOPT_IF(Py_TYPE(TOP()) != &PyTupleIter_Type);
+            goto for_iter_tuple;
+        }
+    for_iter_list: ;
         pa_listiter *it = (pa_listiter *)TOP();
-        DEOPT_IF(Py_TYPE(it) != &PyListIter_Type);
         STAT_HIT();
         PyListObject *seq = it->it_seq;
         if (seq != NULL) {
@@ -5130,8 +5137,12 @@ dispatch_switch:
     }
 
     PURE_TARGET(FOR_ITER_TUPLE) {
+        if (Py_TYPE(TOP()) != &PyTupleIter_Type) {
+            DEOPT_IF(Py_TYPE(TOP()) != &PyListIter_Type);
+            goto for_iter_list;
+        }
+    for_iter_tuple: ;
         pa_tupleiter *it = (pa_tupleiter *)TOP();
-        DEOPT_IF(Py_TYPE(it) != &PyTupleIter_Type);
         STAT_HIT();
         PyTupleObject *seq = it->it_seq;
         if (seq != NULL) {

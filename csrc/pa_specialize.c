@@ -422,7 +422,10 @@ class_attr(PyObject *owner, PyObject *name, uint32_t *version_field, uint32_t *l
     if (Py_TYPE(owner) != &PyType_Type) {
         return PA_FAIL_METACLASS;
     }
-    if (_PyType_Lookup(&PyType_Type, name) != NULL) {
+    /* type's own attribute of that name (type is immutable): a data descriptor there wins
+     * over the class's; a non-data one (type.__repr__) only where the class has none */
+    PyObject *meta = _PyType_Lookup(&PyType_Type, name);
+    if (meta != NULL && Py_TYPE(meta)->tp_descr_set != NULL) {
         return PA_FAIL_DESCRIPTOR;
     }
     uint32_t version = type_version(cls, name);
@@ -431,9 +434,15 @@ class_attr(PyObject *owner, PyObject *name, uint32_t *version_field, uint32_t *l
         return PA_FAIL_NO_TYPE_VERSION;
     }
     if (descr == NULL) {
-        return PA_FAIL_NOT_FOUND;
+        return PA_FAIL_NOT_FOUND;   /* (type's non-data attribute would answer: not taken) */
     }
-    if (Py_TYPE(descr)->tp_descr_get != NULL && !PyFunction_Check(descr)) {
+    /* what type.__getattribute__ gives: the attribute itself for a function and for a C
+     * method or slot wrapper (their __get__(None, cls) returns them: `int.__repr__`,
+     * `list.append` read through the class, pprint's `r is dict.__repr__`); any other
+     * descriptor's __get__ is not taken */
+    if (Py_TYPE(descr)->tp_descr_get != NULL && !PyFunction_Check(descr)
+            && !Py_IS_TYPE(descr, &PyMethodDescr_Type)
+            && !Py_IS_TYPE(descr, &PyWrapperDescr_Type)) {
         return PA_FAIL_DESCRIPTOR;
     }
     if (!descr_class_fixed(descr)) {

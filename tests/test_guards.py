@@ -205,6 +205,23 @@ def la_class_attr_reassigned_deleted(n):
     return out
 
 
+def la_class_c_descriptors(n):
+    # a slot wrapper or C method read through its class is the descriptor itself (pprint's
+    # `r is dict.__repr__`); type's own non-data attribute of the name (type.__repr__) does
+    # not answer where the class has one; a classmethod descriptor (dict.fromkeys) and type's
+    # data descriptors (__name__, __doc__) are not taken; a heap class inheriting the
+    # wrapper has it replaced
+    class C:
+        pass
+    out = loop(n, lambda: (int.__repr__ is int.__dict__["__repr__"], dict.__repr__(
+        {1: 2}), list.append.__name__, C.__repr__ is object.__repr__, C.__hash__(C())
+        is not None), lambda: setattr(C, "__repr__", lambda self: "C!"))
+    out += loop(n, lambda: (dict.fromkeys("ab"), int.__name__, C.__name__, str.__doc__[:9],
+                            repr(C())), lambda: setattr(C, "__name__", "D"))
+    out += loop(n, lambda: C.mro()[0].__name__, lambda: setattr(C, "mro", lambda: ["own"]))
+    return out
+
+
 def la_class_bases_assigned(n):
     class A:
         x = "A"
@@ -1388,6 +1405,44 @@ def send_receivers_change(n):
     return out
 
 
+def fi_lists_and_tuples(n):
+    # one loop over lists and tuples in turn (pprint's `for o in object`), then other
+    # sequences and a list emptied, grown and replaced while it is iterated
+    out = []
+    seqs = [[1, 2], (3, 4), [], (), [5], (6,)]
+    for i in range(n):
+        for x in seqs[i % len(seqs)]:
+            out.append(x)
+    grow = [1, 2, 3]
+    for x in grow:
+        if len(grow) < 8:
+            grow.append(x * 10)
+        out.append(x)
+    shrink = [1, 2, 3, 4]
+    for x in shrink:
+        shrink.clear()
+        out.append(x)
+    for seq in ["ab", b"cd", range(2), {7: 8}, bytearray(b"e")]:
+        for x in seq:
+            out.append(x)
+    return out
+
+
+def test_for_iter_takes_lists_and_tuples_at_one_site():
+    """FOR_ITER_LIST and FOR_ITER_TUPLE each take the other's iterator: a loop over lists and
+    tuples in turn hits every time, with no miss or deopt."""
+    check(fi_lists_and_tuples, (60,))
+    pyadapt.configure(specialize=True, warmup=2)
+    pyadapt.run(fi_lists_and_tuples, 12)
+    pyadapt.reset_stats()
+    assert pyadapt.run(fi_lists_and_tuples, 600) == fi_lists_and_tuples(600)
+    st = pyadapt.stats()["specialized"]
+    forms = {f: st[f] for f in ("FOR_ITER_LIST", "FOR_ITER_TUPLE") if st[f]["hits"]}
+    assert forms, st
+    assert sum(f["hits"] for f in forms.values()) >= 600, forms
+    assert all(f["misses"] == 0 and f["deopts"] == 0 for f in forms.values()), forms
+
+
 def fi_iternext_types_change(n):
     """FOR_ITER_ITERNEXT: one loop over enumerate first, then every other kind of iterator at
     the same site (ones with forms of their own, a class whose __next__ is replaced on the
@@ -1505,6 +1560,7 @@ GUARDS = {
     la_module_class_assigned: ["LOAD_ATTR_MODULE"],
     la_class_attr_reassigned_deleted: ["LOAD_ATTR_CLASS"],
     la_class_bases_assigned: ["LOAD_ATTR_CLASS"],
+    la_class_c_descriptors: ["LOAD_ATTR_CLASS", "LOAD_METHOD_CLASS"],
     la_class_attr_of_mutable_class: [],
     la_nondescr_class_attr_changes: ["LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES"],
     la_nondescr_shadowed_by_instance: ["LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES"],
