@@ -934,6 +934,53 @@ load_from_mapping_or_globals(PyThreadState *tstate, _PyInterpreterFrame *frame,
     return v;
 }
 
+/* LOAD_GLOBAL's look-up by name: the globals, then the builtins, through the mapping
+ * protocol unless both are exact dicts; NameError if neither has `name`.  A new reference, or
+ * NULL with an exception set. */
+static PyObject *
+load_global_by_name(PyThreadState *tstate, _PyInterpreterFrame *frame, PyObject *name)
+{
+    PyObject *v;
+    if (PyDict_CheckExact(frame->f_globals) && PyDict_CheckExact(frame->f_builtins)) {
+        v = PyDict_GetItemWithError(frame->f_globals, name);
+        if (v == NULL && !_PyErr_Occurred(tstate)) {
+            v = PyDict_GetItemWithError(frame->f_builtins, name);
+            if (v == NULL && !_PyErr_Occurred(tstate)) {
+                format_exc_check_arg(tstate, PyExc_NameError, NAME_ERROR_MSG, name);
+            }
+        }
+        return Py_XNewRef(v);
+    }
+    v = PyObject_GetItem(frame->f_globals, name);
+    if (v == NULL && _PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
+        _PyErr_Clear(tstate);
+        v = PyObject_GetItem(frame->f_builtins, name);
+        if (v == NULL && _PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
+            format_exc_check_arg(tstate, PyExc_NameError, NAME_ERROR_MSG, name);
+        }
+    }
+    return v;
+}
+
+#ifndef PA_SEAM_DICT_OR_GLOBALS_AS_GLOBAL
+#define PA_SEAM_DICT_OR_GLOBALS_AS_GLOBAL 0      /* 3.12: as LOAD_NAME (a seam may differ) */
+#endif
+
+/* LOAD_FROM_DICT_OR_GLOBALS's look-up: `mapping`[name], else as the version's form says. */
+static PyObject *
+load_from_dict_or_globals(PyThreadState *tstate, _PyInterpreterFrame *frame,
+                          PyObject *mapping, PyObject *name)
+{
+    if (!PA_SEAM_DICT_OR_GLOBALS_AS_GLOBAL) {
+        return load_from_mapping_or_globals(tstate, frame, mapping, name);
+    }
+    PyObject *v = mapping_lookup(tstate, mapping, name);
+    if (v != NULL || _PyErr_Occurred(tstate)) {
+        return v;
+    }
+    return load_global_by_name(tstate, frame, name);
+}
+
 /* LOAD_CLASSDEREF's look-up (3.12's LOAD_FROM_DICT_OR_DEREF): `mapping`[the name of cell
  * `oparg`], else the cell's contents.  A new reference, or NULL with an exception set. */
 static PyObject *
@@ -2630,7 +2677,7 @@ dispatch_switch:
 
     TARGET(LOAD_FROM_DICT_OR_GLOBALS) {
         PyObject *mapping = TOP();
-        PyObject *v = load_from_mapping_or_globals(tstate, frame, mapping, GETITEM(names, oparg));
+        PyObject *v = load_from_dict_or_globals(tstate, frame, mapping, GETITEM(names, oparg));
         Py_DECREF(mapping);
         if (v == NULL) {
             STACK_SHRINK(1);
@@ -2641,39 +2688,9 @@ dispatch_switch:
     }
 
     TARGET(LOAD_GLOBAL) {
-        PyObject *name = GETITEM(names, oparg >> 1);
-        PyObject *v;
-        if (PyDict_CheckExact(GLOBALS()) && PyDict_CheckExact(BUILTINS())) {
-            v = PyDict_GetItemWithError(GLOBALS(), name);
-            if (v == NULL) {
-                if (_PyErr_Occurred(tstate)) {
-                    goto error;
-                }
-                v = PyDict_GetItemWithError(BUILTINS(), name);
-                if (v == NULL) {
-                    if (!_PyErr_Occurred(tstate)) {
-                        format_exc_check_arg(tstate, PyExc_NameError, NAME_ERROR_MSG, name);
-                    }
-                    goto error;
-                }
-            }
-            Py_INCREF(v);
-        }
-        else {
-            v = PyObject_GetItem(GLOBALS(), name);
-            if (v == NULL) {
-                if (!_PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
-                    goto error;
-                }
-                _PyErr_Clear(tstate);
-                v = PyObject_GetItem(BUILTINS(), name);
-                if (v == NULL) {
-                    if (_PyErr_ExceptionMatches(tstate, PyExc_KeyError)) {
-                        format_exc_check_arg(tstate, PyExc_NameError, NAME_ERROR_MSG, name);
-                    }
-                    goto error;
-                }
-            }
+        PyObject *v = load_global_by_name(tstate, frame, GETITEM(names, oparg >> 1));
+        if (v == NULL) {
+            goto error;
         }
         if (oparg & 1) {
             PUSH(NULL);

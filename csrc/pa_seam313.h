@@ -40,6 +40,12 @@ pa_topmost_exception(PyThreadState *tstate)
 #define async_gen_wrap(val) \
     _PyIntrinsics_UnaryFunctions[INTRINSIC_ASYNC_GEN_WRAP].func(_PyThreadState_GET(), (val))
 
+/* 3.13's LOAD_FROM_DICT_OR_GLOBALS (a type alias's or type parameter's value in a class
+ * body) looks in the globals and builtins as LOAD_GLOBAL does -- through the mapping protocol
+ * when either is not an exact dict, so a dict subclass's __missing__ answers -- while
+ * LOAD_NAME and 3.12's form read the globals with a plain dict look-up. */
+#define PA_SEAM_DICT_OR_GLOBALS_AS_GLOBAL 1
+
 /* 3.13's dicts tell their watchers of every change, as 3.12's: STORE_ATTR_WITH_HINT stores
  * through the dict API. */
 #define PA_DICT_STORE_IN_PLACE 0
