@@ -98,8 +98,14 @@ if sys.version_info[:2] >= (3, 13):
         "load_attr_module", "load_attr_property", "load_attr_with_hint", "load_global_module",
         "store_attr_instance_value", "store_attr_with_hint", "store_subscr_list_int",
         "unpack_sequence_list")
+    _TYPE_CACHE_SPECIALIZATION = (
+        "class_call_specialization_user_type", "class_load_attr_specialization_static_type",
+        "class_load_attr_specialization_user_type", "property_load_attr_specialization_user_type",
+        "store_attr_specialization_user_type", "to_bool_specialization_user_type")
     for _tid in (["test.test_opcache.TestCallCache.test_assign_init_code",
                   "test.test_monitoring.ExceptionMonitoringTest.test_no_unwind_for_shim_frame"]
+                 + [f"test.test_type_cache.TypeCacheWithSpecializationTests.test_{n}"
+                    for n in _TYPE_CACHE_SPECIALIZATION]
                  + [f"test.test_opcache.TestRacesDoNotCrash.test_{n}" for n in _OPCACHE_RACES]):
         BY_DESIGN[_tid] = (("adaptive", "generic"),
                            "checks CPython's own quickened bytecode (CALL_ALLOC_AND_ENTER_INIT, "
