@@ -5031,6 +5031,18 @@ dispatch_switch:
         CALL_EPILOGUE(res);
     }
 
+    TARGET(CALL_NON_PY_GENERAL) {
+        /* what the generic CALL does with a callable that is not a Python function */
+        CALL_PROLOGUE();
+        DEOPT_IF(Py_TYPE(function) == &PyFunction_Type);
+        STAT_HIT();
+        int nkw = kwnames == NULL ? 0 : (int)PyTuple_GET_SIZE(kwnames);
+        PyObject *res = PyObject_Vectorcall(function, args,
+                                            (total_args - nkw) | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                            kwnames);
+        CALL_EPILOGUE(res);
+    }
+
     TARGET(CALL_BUILTIN_O) {
         CALL_PROLOGUE();
         DEOPT_IF(kwnames != NULL || total_args != 1);

@@ -250,6 +250,7 @@
     PA_SPEC(CALL_METHOD_DESCRIPTOR_NOARGS, CALL, 0)              \
     PA_SPEC(CALL_METHOD_DESCRIPTOR_FAST, CALL, 0)                \
     PA_SPEC(CALL_METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS, CALL, 0)  \
+    PA_SPEC(CALL_NON_PY_GENERAL, CALL, 0)                        /* any callable but a Python function: vectorcall */ \
     PA_SPEC(FOR_ITER_ADAPTIVE, FOR_ITER, PA_F_ADAPTIVE)          \
     PA_SPEC(FOR_ITER_LIST, FOR_ITER, 0)                          \
     PA_SPEC(FOR_ITER_TUPLE, FOR_ITER, 0)                         \

@@ -1509,6 +1509,19 @@ specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwname
     }
     kind = PA_FAIL_CALLABLE;
 fail:
+    if (Py_TYPE(callable) != &PyFunction_Type
+            && (kind == PA_FAIL_CALLABLE || kind == PA_FAIL_CUSTOM_NEW
+                || kind == PA_FAIL_UNCOMPILABLE
+                || (kind == PA_FAIL_KWNAMES && !PyType_Check(callable)))) {
+        /* a callable no other form takes, for a reason that lasts (its kind; keywords to a
+         * C function): called as the generic CALL calls it, without the adaptive counter
+         * and the attempts after each backoff (CPython 3.13's CALL_NON_PY_GENERAL).  A class
+         * whose Python __init__ is not compiled yet, or has no type version, is tried again;
+         * one called with keywords or another argument count stays adaptive, so the report
+         * can say what would let CALL_PY_CLASS take it. */
+        success(instr, PA_CALL_NON_PY_GENERAL);
+        return;
+    }
     failure(instr, kind);
 }
 

@@ -1337,6 +1337,32 @@ def call_builtin_class_rebound(n):
     return [(type(o).__name__, list(o), getattr(o, "tag", None)) for o in out]
 
 
+def call_non_py_general_callables_change(n):
+    # callables no other form takes, one after the other at two sites (positional, with a
+    # keyword), and then a Python function: CALL_NON_PY_GENERAL's guard
+    import functools
+
+    class Callable:
+        def __call__(self, x, y=0):
+            return ("call", x, y)
+
+    class Raiser:
+        def __call__(self, x, y=0):
+            raise ValueError("raised at %r" % (x,))
+
+    class OwnNew:
+        def __new__(cls, x, y=0):
+            return ("new", x, y)
+
+    def py(x, y=0):
+        return ("py", x, y)
+
+    callables = [Callable(), functools.partial(lambda a, x, y=0: ("partial", a, x, y), "a"),
+                 OwnNew, Raiser(), max, py, Callable(), 5, Callable()]
+    return phases(n, [(c,) for c in callables],
+                  lambda c: (outcome(lambda: c(1)), outcome(lambda: c(2, y=3))))
+
+
 # ================= FOR_ITER / SEND: exact iterator types =================
 
 def fi_iterables_change(n):
@@ -1641,6 +1667,7 @@ GUARDS = {
                                         "CALL_METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS",
                                         "CALL_METHOD_DESCRIPTOR_O", "CALL_LIST_APPEND"],
     call_builtin_class_rebound: ["CALL_BUILTIN_CLASS"],
+    call_non_py_general_callables_change: ["CALL_NON_PY_GENERAL"],
     fi_iterables_change: ["FOR_ITER_LIST", "FOR_ITER_TUPLE", "FOR_ITER_RANGE", "FOR_ITER_GEN"],
     send_receivers_change: ["SEND_GEN"],
     fi_iternext_types_change: ["FOR_ITER_ITERNEXT"],

@@ -211,9 +211,7 @@ NATIVE_FORMS = {
     "CALL_PY_GENERAL": on((V313,), "CALL_PY_WITH_DEFAULTS", "CALL_PY_VARARGS", note=GENERAL),
     "CALL_BOUND_METHOD_GENERAL": on((V313,), "CALL_PY_WITH_DEFAULTS", "CALL_PY_VARARGS",
                                     note=GENERAL + "; " + UNBOUND),
-    "CALL_NON_PY_GENERAL": on((V313,), MISSING(
-        "none: a callable no other form takes (an object with __call__, a class with its "
-        "own __new__, a METH_VARARGS builtin) runs the generic CALL")),
+    "CALL_NON_PY_GENERAL": on((V313,), "CALL_NON_PY_GENERAL"),
     # ---- iteration ----
     "FOR_ITER_LIST": on(V312_UP, "FOR_ITER_LIST"),
     "FOR_ITER_TUPLE": on(V312_UP, "FOR_ITER_TUPLE"),
@@ -363,6 +361,28 @@ def super_class_attr(n):
     return [Derived.base_kind() for _ in range(n)]
 
 
+class _Callable:
+    def __call__(self, x, y=0):
+        return x + y
+
+
+class _OwnNew:
+    def __new__(cls, x, y=0):
+        return x - y
+
+
+def calls_non_python(n):
+    # callables no other form takes: an object with __call__, a class with its own __new__,
+    # a functools.partial, a call with keywords of each
+    import functools
+    part = functools.partial(pow, 2)
+    t = 0
+    for c in (_Callable(), _OwnNew, part):
+        for i in range(n):
+            t += c(i) + c(i, y=1) if c is not part else c(i % 5)
+    return t
+
+
 def compare_values(n):
     out = []
     for i in range(n):
@@ -425,6 +445,7 @@ CASES = [
     Case(("PRECALL_NO_KW_METHOD_DESCRIPTOR_NOARGS", "CALL_NO_KW_METHOD_DESCRIPTOR_NOARGS",
           "CALL_METHOD_DESCRIPTOR_NOARGS"), "CALL_METHOD_DESCRIPTOR_NOARGS",
          f_calls_method_descriptors),
+    Case(("CALL_NON_PY_GENERAL",), "CALL_NON_PY_GENERAL", calls_non_python),
     Case(("FOR_ITER_LIST",), "FOR_ITER_LIST", f_for_iter),
     Case(("FOR_ITER_RANGE",), "FOR_ITER_RANGE", f_for_iter),
     Case(("FOR_ITER_GEN",), "FOR_ITER_GEN", f_for_iter),
