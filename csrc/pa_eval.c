@@ -4906,9 +4906,7 @@ dispatch_switch:
          * allocation starts.  That code can replace __init__ and free the one checked above,
          * so hold it, and check the class again once the object exists. */
         Py_INCREF(init);
-        PyObject *empty = PyTuple_New(0);
-        PyObject *self = empty == NULL ? NULL : tp->tp_new(tp, empty, NULL);
-        Py_XDECREF(empty);
+        PyObject *self = PA_NEW_PLAIN_INSTANCE(tp);
         if (self == NULL) {
             pa_class_call_leave_early(tstate);
             Py_DECREF(init);

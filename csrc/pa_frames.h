@@ -323,6 +323,23 @@ int pa_handle_pending(PyThreadState *tstate);
 #ifndef PA_IMPORT_ERROR_NAME_FROM
 #  define PA_IMPORT_ERROR_NAME_FROM(name) ((void)(name))
 #endif
+/* object.__new__(tp) with no arguments, for a class whose tp_new is object's (CALL_PY_CLASS's
+ * guard): a new reference, or NULL with an exception set.  3.11's and 3.12's object_new
+ * allocate and then set up the instance's values (_PyObject_InitializeDict, not exported),
+ * so the default calls it; a seam whose object_new only checks its arguments and the
+ * class's abstract methods before tp_alloc (3.13, which sets the values up in the
+ * allocation) calls tp_alloc itself: the class's version guards its abstractness. */
+#ifndef PA_NEW_PLAIN_INSTANCE
+static inline PyObject *
+pa_new_plain_instance(PyTypeObject *tp)
+{
+    PyObject *empty = PyTuple_New(0);
+    PyObject *self = empty == NULL ? NULL : tp->tp_new(tp, empty, NULL);
+    Py_XDECREF(empty);
+    return self;
+}
+#  define PA_NEW_PLAIN_INSTANCE(tp) pa_new_plain_instance(tp)
+#endif
 /* The keyword a call's unexpected keyword argument was likely meant to be, a new reference,
  * or NULL with no error set: a seam whose CPython suggests one (3.13: "... argument 'x'. Did
  * you mean 'y'?") gives pa_keyword_suggestion; older versions suggest none. */

@@ -108,7 +108,8 @@ pa_topmost_exception(PyThreadState *tstate)
  * with it (an inlined comprehension, whose unbound saved local is a NULL too) is not turned
  * over: it hands over to CPython's loop only with no NULL on its stack; a generator of such
  * a unit suspended with a call pending in its comprehension keeps the layout of the loop
- * that suspended it. */
+ * that suspended it.  Always inlined: a frame's stack at a yield is short (a loop's iterator),
+ * and gcc's out-of-line part cost a call at every yield and resume. */
 static inline int
 pa_stack_has_null(PyObject **base, PyObject **top)
 {
@@ -119,7 +120,7 @@ pa_stack_has_null(PyObject **base, PyObject **top)
     }
     return 0;
 }
-static inline void
+static PA_ALWAYS_INLINE void
 pa_stack_to_cpython(const pa_unit *u, PyObject **base, PyObject **top)
 {
     if (u->flags & PA_UNIT_SAVES_NULL) {
@@ -133,7 +134,7 @@ pa_stack_to_cpython(const pa_unit *u, PyObject **base, PyObject **top)
         }
     }
 }
-static inline void
+static PA_ALWAYS_INLINE void
 pa_stack_from_cpython(const pa_unit *u, PyObject **base, PyObject **top)
 {
     if (u->flags & PA_UNIT_SAVES_NULL) {
@@ -258,6 +259,12 @@ PyObject *pa_keyword_suggestion(PyCodeObject *co, PyObject *keyword);
  * the seam's here, not pa_frames.c's. */
 #define PA_SEAM_HANDLE_PENDING 1
 #define pa_handle_pending(tstate) _Py_HandlePending(tstate)
+
+/* ---- objects ---- */
+
+/* 3.13's object_new checks its arguments and the class's abstract methods, then tail-calls
+ * tp_alloc, which sets up the inline values: for a class CALL_PY_CLASS took, that is all */
+#define PA_NEW_PLAIN_INSTANCE(tp) ((tp)->tp_alloc((tp), 0))
 
 /* ---- the hook's exit contract ---- */
 
