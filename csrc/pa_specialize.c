@@ -763,37 +763,61 @@ fail:
     failure(instr, kind);
 }
 
-/* A polymorphic instance-value site met a type it does not hold: specialize a scratch copy
- * of the instruction for `owner` (the same decision, with the same checks, as a first
- * specialization), and if that gives the same form, the type's version and the attribute's
- * index in its instances' values take a free slot (`extra[0]` or `extra[1]`, pa_word.h's type
- * slot).  Returns the slot, or PA_TYPE_SLOT_FREE if not held: another form, a version or
- * index that does not fit a slot (the caller counts a miss). */
+/* Room for an attribute instruction and the largest cache of its families */
+#define PA_ATTR_SCRATCH_UNITS \
+    (1 + PA_CACHE_UNITS(pa_cache_load_attr) + PA_CACHE_UNITS(pa_cache_store_attr) \
+     + PA_CACHE_UNITS(pa_cache_load_method))
+
+/* The decision a first specialization of the site at `instr` would make for `owner`, with the
+ * same checks, made on `scratch` (PA_ATTR_SCRATCH_UNITS units): a copy of the instruction in
+ * its family's adaptive form `adaptive_op` (LOAD_ATTR, STORE_ATTR or LOAD_METHOD), the
+ * counter's backoff kept.  Returns the form chosen (the adaptive one if the attempt failed);
+ * its cache follows it in `scratch`. */
+static int
+specialize_scratch_copy(uint32_t *scratch, const uint32_t *instr, int adaptive_op,
+                        PyObject *owner, PyObject *name)
+{
+    memset(scratch, 0, PA_ATTR_SCRATCH_UNITS * sizeof(uint32_t));
+    scratch[0] = instr[0];
+    PA_SET_OPCODE(&scratch[0], adaptive_op);
+    PA_SITE_COUNTER(scratch) = PA_COUNTER_ONLY_BACKOFF(PA_SITE_COUNTER(instr));
+    if (adaptive_op == PA_STORE_ATTR_ADAPTIVE) {
+        specialize_store_attr(owner, name, scratch);
+    }
+    else if (adaptive_op == PA_LOAD_ATTR_ADAPTIVE) {
+        specialize_load_attr(owner, name, scratch);
+    }
+    else {
+        PA_ASSERT(adaptive_op == PA_LOAD_METHOD_ADAPTIVE);
+        specialize_load_method(owner, name, scratch);
+    }
+    return (int)PA_OPCODE(scratch[0]);
+}
+
+/* A polymorphic instance-value site met a type it does not hold: if a first specialization
+ * for `owner` would give the same form, the type's version and the attribute's index in its
+ * instances' values take a free slot (`extra[0]` or `extra[1]`, pa_word.h's type slot).
+ * Returns the slot, or PA_TYPE_SLOT_FREE if not held: another form, a version or index that
+ * does not fit a slot (the caller counts a miss). */
 static uint32_t
 add_instance_value_type(PyObject *owner, PyObject *name, const uint32_t *instr, int store,
                         uint32_t *extra[2])
 {
-    /* the adaptive form (a failed attempt leaves the opcode as it is), the counter's backoff */
-    uint32_t scratch[1 + PA_CACHE_UNITS(pa_cache_load_attr) + PA_CACHE_UNITS(pa_cache_store_attr)]
-        = {0};
-    scratch[0] = instr[0];
-    PA_SET_OPCODE(&scratch[0], store ? PA_STORE_ATTR_ADAPTIVE : PA_LOAD_ATTR_ADAPTIVE);
-    PA_SITE_COUNTER(scratch) = PA_COUNTER_ONLY_BACKOFF(PA_SITE_COUNTER(instr));
-    int want;
+    uint32_t scratch[PA_ATTR_SCRATCH_UNITS];
+    int form = specialize_scratch_copy(scratch, instr,
+                                       store ? PA_STORE_ATTR_ADAPTIVE : PA_LOAD_ATTR_ADAPTIVE,
+                                       owner, name);
     uint32_t version, index;
     if (store) {
-        specialize_store_attr(owner, name, scratch);
-        want = PA_STORE_ATTR_INSTANCE_VALUE;
         version = ((pa_cache_store_attr *)(scratch + 1))->type_version;
         index = ((pa_cache_store_attr *)(scratch + 1))->index;
     }
     else {
-        specialize_load_attr(owner, name, scratch);
-        want = PA_LOAD_ATTR_INSTANCE_VALUE;
         version = ((pa_cache_load_attr *)(scratch + 1))->type_version;
         index = ((pa_cache_load_attr *)(scratch + 1))->index;
     }
-    if ((int)PA_OPCODE(scratch[0]) != want || !PA_TYPE_SLOT_FITS(version, index)) {
+    if (form != (store ? PA_STORE_ATTR_INSTANCE_VALUE : PA_LOAD_ATTR_INSTANCE_VALUE)
+            || !PA_TYPE_SLOT_FITS(version, index)) {
         return PA_TYPE_SLOT_FREE;
     }
     uint32_t slot = PA_TYPE_SLOT(version, index);
@@ -813,22 +837,19 @@ pa_attr_table_fill(PyObject *owner, PyObject *name, uint32_t *instr, int kind)
     pa_attr_entry *e = NULL;
     if (in_main_interpreter()) {
         /* the decision a first specialization makes, on a scratch copy of the site */
-        uint32_t scratch[1 + PA_CACHE_UNITS(pa_cache_load_attr)
-                         + PA_CACHE_UNITS(pa_cache_load_method)] = {0};
-        scratch[0] = instr[0];
+        uint32_t scratch[PA_ATTR_SCRATCH_UNITS];
         if (kind == PA_ATTR_VALUE) {
-            PA_SET_OPCODE(&scratch[0], PA_LOAD_ATTR_ADAPTIVE);
-            specialize_load_attr(owner, name, scratch);
+            int form = specialize_scratch_copy(scratch, instr, PA_LOAD_ATTR_ADAPTIVE, owner, name);
             pa_cache_load_attr *c = (pa_cache_load_attr *)(scratch + 1);
-            if (PA_OPCODE(scratch[0]) == PA_LOAD_ATTR_INSTANCE_VALUE) {
+            if (form == PA_LOAD_ATTR_INSTANCE_VALUE) {
                 e = attr_entry_put(kind, c->type_version, c->index, name, NULL);
             }
         }
         else {
-            PA_SET_OPCODE(&scratch[0], PA_LOAD_METHOD_ADAPTIVE);
-            specialize_load_method(owner, name, scratch);
+            int form = specialize_scratch_copy(scratch, instr, PA_LOAD_METHOD_ADAPTIVE, owner,
+                                               name);
             pa_cache_load_method *c = (pa_cache_load_method *)(scratch + 1);
-            if (PA_OPCODE(scratch[0]) == PA_LOAD_METHOD_WITH_VALUES) {
+            if (form == PA_LOAD_METHOD_WITH_VALUES) {
                 PyObject *descr = (PyObject *)(uintptr_t)(
                     (uint64_t)c->descr_lo | ((uint64_t)c->descr_hi << 32));
                 e = attr_entry_put(kind, c->type_version, c->keys_version, name, descr);
