@@ -158,8 +158,7 @@ pa_run_scheduled_gc(PyThreadState *tstate)
 
 /* ---- monitoring (sys.settrace, sys.setprofile, cProfile, sys.monitoring tools) ---- */
 
-uint64_t pa_monitoring_seen_version;
-int pa_monitoring_global;
+uint64_t pa_monitoring_quiet_version = PA_MONITORING_NOT_QUIET;
 
 int
 pa_monitoring_recompute(PyInterpreterState *interp)
@@ -168,9 +167,9 @@ pa_monitoring_recompute(PyInterpreterState *interp)
     for (int e = 0; e < _PY_MONITORING_UNGROUPED_EVENTS; e++) {
         on |= interp->monitors.tools[e];
     }
-    pa_monitoring_global = on != 0;
-    pa_monitoring_seen_version = interp->monitoring_version;
-    return pa_monitoring_global;
+    pa_monitoring_quiet_version = on ? PA_MONITORING_NOT_QUIET
+                                     : (uint64_t)interp->monitoring_version;
+    return on != 0;
 }
 
 int

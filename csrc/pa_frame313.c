@@ -19,8 +19,7 @@ pa_finish_entry_frame(PyThreadState *tstate, _PyInterpreterFrame *frame, int rai
 
 /* ---- monitoring (sys.settrace, sys.setprofile, cProfile, sys.monitoring tools) ---- */
 
-uint64_t pa_monitoring_seen_version;
-int pa_monitoring_global;
+uint64_t pa_monitoring_quiet_version = PA_MONITORING_NOT_QUIET;
 
 /* Does any tool listen to any of these events? */
 static int
@@ -36,9 +35,10 @@ any_tool(const uint8_t *tools_per_event, int events)
 int
 pa_monitoring_recompute(PyInterpreterState *interp)
 {
-    pa_monitoring_global = any_tool(interp->monitors.tools, _PY_MONITORING_UNGROUPED_EVENTS);
-    pa_monitoring_seen_version = interp->ceval.instrumentation_version;
-    return pa_monitoring_global;
+    int on = any_tool(interp->monitors.tools, _PY_MONITORING_UNGROUPED_EVENTS);
+    pa_monitoring_quiet_version = on ? PA_MONITORING_NOT_QUIET
+                                     : (uint64_t)interp->ceval.instrumentation_version;
+    return on;
 }
 
 int

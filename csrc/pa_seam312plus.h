@@ -62,15 +62,19 @@ pa_import_error_name_from(PyObject *name)
 
 /* ---- tracing and monitoring ---- */
 
-/* The answer for the global events, recomputed when the seam's PA_MONITORING_VERSION moves */
-extern uint64_t pa_monitoring_seen_version;
-extern int pa_monitoring_global;
+/* The seam's PA_MONITORING_VERSION at which no tool listened to a global event, or
+ * PA_MONITORING_NOT_QUIET while one does (or before the first answer): the loop asks at every
+ * inline call and return, and the common answer is one compare with it.  Any other version
+ * asks pa_monitoring_recompute, which reads the interpreter's tools and sets it again (while
+ * a tool listens, the hook hands frames to CPython's loop, so the loop seldom asks then). */
+extern uint64_t pa_monitoring_quiet_version;
+#define PA_MONITORING_NOT_QUIET UINT64_MAX
 int pa_monitoring_recompute(PyInterpreterState *interp);
 static PA_ALWAYS_INLINE int
 pa_monitoring_on(PyInterpreterState *interp)
 {
-    return PA_MONITORING_VERSION(interp) == pa_monitoring_seen_version
-           ? pa_monitoring_global : pa_monitoring_recompute(interp);
+    return (uint64_t)PA_MONITORING_VERSION(interp) == pa_monitoring_quiet_version
+           ? 0 : pa_monitoring_recompute(interp);
 }
 /* Does a tool listen to events local to co?  Most code objects have no monitoring data: that
  * answer is inline. */
@@ -87,8 +91,8 @@ pa_monitoring_local(PyCodeObject *co)
  * set() or sum(), a function map() calls): nothing changed since the last answer, which was
  * "off", and co has no monitoring data of its own; else the full answer, out of line */
 #define PA_TRACING_SURELY_OFF_FOR(tstate, co) \
-    (PA_MONITORING_VERSION((tstate)->interp) == pa_monitoring_seen_version \
-     && !pa_monitoring_global && (co)->_co_monitoring == NULL)
+    ((uint64_t)PA_MONITORING_VERSION((tstate)->interp) == pa_monitoring_quiet_version \
+     && (co)->_co_monitoring == NULL)
 #define PA_LOOP_TRACING(tstate, link) pa_monitoring_on((tstate)->interp)
 /* 3.12+ send a tracer's events through sys.monitoring, which CPython's loop raises from the
  * frame's instrumented code once it runs there: pyadapt sends none itself, but those of an
