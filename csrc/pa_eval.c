@@ -1164,17 +1164,17 @@ push_frame_with_varargs(PyThreadState *tstate, PyFunctionObject *func, PyObject 
     do { \
         if (Py_REFCNT(LEFT) == 1) { \
             ((PyFloatObject *)(LEFT))->ob_fval = (VALUE); \
-            Py_DECREF(RIGHT); \
+            PA_DECREF_FLOAT(RIGHT); \
             (RES) = (LEFT); \
         } \
         else if (Py_REFCNT(RIGHT) == 1) { \
             ((PyFloatObject *)(RIGHT))->ob_fval = (VALUE); \
-            Py_DECREF(LEFT); \
+            PA_DECREF_FLOAT(LEFT); \
             (RES) = (RIGHT); \
         } \
         else { \
-            Py_DECREF(LEFT); \
-            Py_DECREF(RIGHT); \
+            PA_DECREF_FLOAT(LEFT); \
+            PA_DECREF_FLOAT(RIGHT); \
             SYNC_LASTI(); \
             (RES) = PyFloat_FromDouble(VALUE); \
         } \

@@ -312,6 +312,13 @@ pa_unit *pa_unit_for_call(PyCodeObject *co);
  * 3.12+ skip immortal objects, 3.13 tells a reference tracer), and int's deallocator does no
  * more than free the memory (3.12+'s long_dealloc also refuses small ints, immortal there). */
 #define PA_DECREF_INT(op) _Py_DECREF_SPECIALIZED((op), (destructor)PyObject_Free)
+/* The same for an exact float: a seam whose CPython exports float's own deallocator (3.13:
+ * _PyFloat_ExactDealloc, which puts the object on the float freelist) calls it directly, as
+ * CPython's float forms do, without _Py_Dealloc and float_dealloc's type test; elsewhere
+ * Py_DECREF. */
+#ifndef PA_DECREF_FLOAT
+#  define PA_DECREF_FLOAT(op) Py_DECREF(op)
+#endif
 /* Evaluate `frame`, whose code's compiled unit is `unit` (csrc/pa_eval.c). */
 PyObject *pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag,
                      pa_unit *unit);

@@ -265,6 +265,8 @@ PyObject *pa_keyword_suggestion(PyCodeObject *co, PyObject *keyword);
 /* 3.13's object_new checks its arguments and the class's abstract methods, then tail-calls
  * tp_alloc, which sets up the inline values: for a class CALL_PY_CLASS took, that is all */
 #define PA_NEW_PLAIN_INSTANCE(tp) ((tp)->tp_alloc((tp), 0))
+/* 3.13 exports float's deallocator for exact floats (pa_internal.h's PA_DECREF_FLOAT) */
+#define PA_DECREF_FLOAT(op) _Py_DECREF_SPECIALIZED((op), _PyFloat_ExactDealloc)
 
 /* ---- the hook's exit contract ---- */
 
