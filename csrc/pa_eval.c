@@ -3935,6 +3935,25 @@ dispatch_switch:
         DISPATCH();
     }
 
+    PURE_TARGET(LOAD_METHOD_WITH_DICT) {
+        /* the instance has a dict (materialized, or at the type's dict offset), whose keys
+         * are those the specializer saw without the name: a key added resets their version,
+         * another dict or a resized one has other keys */
+        pa_cache_load_method *cache = (pa_cache_load_method *)next_instr;
+        PyObject *self = TOP();
+        PyTypeObject *tp = Py_TYPE(self);
+        DEOPT_IF(tp->tp_version_tag != cache->type_version);
+        PyDictObject *dict = (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT)
+            ? (PyDictObject *)PA_MANAGED_DICT(self)
+            : *(PyDictObject **)((char *)self + tp->tp_dictoffset);
+        DEOPT_IF(dict == NULL || dict->ma_keys->dk_version != cache->keys_version);
+        STAT_HIT();
+        SET_TOP(Py_NewRef(PA_CACHED_PTR(cache)));
+        PUSH(self);
+        SKIP_CACHE(pa_cache_load_method);
+        DISPATCH();
+    }
+
     PURE_TARGET(LOAD_METHOD_CLASS) {
         pa_cache_load_method *cache = (pa_cache_load_method *)next_instr;
         PyObject *cls = TOP();

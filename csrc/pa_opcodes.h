@@ -181,6 +181,7 @@
     PA_SPEC(LOAD_METHOD_WITH_VALUES, LOAD_METHOD, 0)             /* class method; instance has inline values */ \
     PA_SPEC(LOAD_METHOD_NO_DICT, LOAD_METHOD, 0)                 /* class method; instances have no __dict__ */ \
     PA_SPEC(LOAD_METHOD_LAZY_DICT, LOAD_METHOD, 0)               /* class method; instance __dict__ not created */ \
+    PA_SPEC(LOAD_METHOD_WITH_DICT, LOAD_METHOD, 0)               /* class method; the instance __dict__'s keys without the name */ \
     PA_SPEC(LOAD_METHOD_CLASS, LOAD_METHOD, 0)                   /* attribute of a class object */ \
     PA_SPEC(LOAD_METHOD_MODULE, LOAD_METHOD, 0)                  /* module attribute */ \
     PA_SPEC(LOAD_METHOD_WITH_VALUES_MEGA, LOAD_METHOD, 0)        /* as WITH_VALUES, any number of types: the shared attribute table */ \

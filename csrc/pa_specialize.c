@@ -501,6 +501,32 @@ shared_keys_without(PyObject *owner, PyObject *name, uint32_t *keys_version)
     return PA_FAIL_NONE;
 }
 
+/* A method of an instance that has a dict (materialized from its inline values, or at the
+ * type's dict offset): the name must not be among the dict's keys, which their version then
+ * guards -- inserting a key resets it, a new keys object has another (CPython 3.11's
+ * LOAD_METHOD_WITH_DICT).  PA_FAIL_NONE with the version in *keys_version, or a failure
+ * kind.  Keys of str only: in other keys a str subclass could equal the name. */
+static int
+dict_keys_without(PyObject *dict, PyObject *name, uint32_t *keys_version)
+{
+    if (dict == NULL || !PyDict_Check(dict)) {
+        return PA_FAIL_DICT_MATERIALIZED;
+    }
+    PyDictKeysObject *keys = ((PyDictObject *)dict)->ma_keys;
+    if (!DK_IS_UNICODE(keys)) {
+        return PA_FAIL_KEYS_NOT_UNICODE;
+    }
+    if (pa_keys_index(keys, name) >= 0) {
+        return PA_FAIL_SHADOWED;
+    }
+    uint32_t kv = pa_keys_version(keys);
+    if (kv == 0) {
+        return PA_FAIL_OTHER;
+    }
+    *keys_version = kv;
+    return PA_FAIL_NONE;
+}
+
 static void
 specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
 {
@@ -672,6 +698,14 @@ specialize_load_method(PyObject *owner, PyObject *name, uint32_t *instr)
     write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
     if (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) {
         kind = shared_keys_without(owner, name, &cache->keys_version);
+        if (kind == PA_FAIL_DICT_MATERIALIZED) {
+            kind = dict_keys_without((PyObject *)PA_MANAGED_DICT(owner), name,
+                                     &cache->keys_version);
+            if (kind == PA_FAIL_NONE) {
+                success(instr, PA_LOAD_METHOD_WITH_DICT);
+            }
+            goto done;
+        }
         if (kind != PA_FAIL_NONE) {
             goto done;
         }
@@ -693,7 +727,10 @@ specialize_load_method(PyObject *owner, PyObject *name, uint32_t *instr)
     if (tp->tp_dictoffset > 0) {
         PyObject **dictptr = (PyObject **)((char *)owner + tp->tp_dictoffset);
         if (*dictptr != NULL) {
-            kind = PA_FAIL_DICT_MATERIALIZED;
+            kind = dict_keys_without(*dictptr, name, &cache->keys_version);
+            if (kind == PA_FAIL_NONE) {
+                success(instr, PA_LOAD_METHOD_WITH_DICT);
+            }
             goto done;
         }
         cache->keys_version = (uint32_t)tp->tp_dictoffset;

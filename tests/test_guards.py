@@ -503,6 +503,44 @@ def lm_lazy_dict_shadowed(n):
     return loop(n, lambda: e.m(), lambda: setattr(e, "m", lambda: "instance"))
 
 
+def lm_with_dict_guards(n):
+    # a method of an instance whose dict exists (materialized by vars(), and at a C base's
+    # dict offset), then what the dict's keys version guards: the name set on the instance or
+    # put in its dict, the dict replaced (a dict holding the name, a dict subclass), other
+    # keys added (no shadow), the dict cleared, the method replaced on the class (last: the
+    # class is shared by the changes)
+    class C:
+        def __init__(self):
+            self.x = 1
+
+        def m(self):
+            return "method"
+
+    class E(Exception):
+        def m(self):
+            return "emethod"
+
+    class D(dict):
+        pass
+
+    changes = [
+        lambda o: setattr(o, "m", lambda: "instance attribute"),
+        lambda o: o.__dict__.__setitem__("m", lambda: "dict item"),
+        lambda o: setattr(o, "__dict__", {"m": lambda: "new dict"}),
+        lambda o: setattr(o, "__dict__", D(m=lambda: "dict subclass")),
+        lambda o: o.__dict__.update({"other%d" % i: i for i in range(12)}),
+        lambda o: o.__dict__.clear(),
+        lambda o: setattr(type(o), "m", lambda self: "class method replaced"),
+    ]
+    out = []
+    for make in (C, E):
+        for change in changes:
+            o = make()
+            vars(o)["y"] = 2                   # the dict exists
+            out += loop(n, lambda: o.m(), lambda: change(o))
+    return out
+
+
 def lm_class_method_replaced(n):
     class C:
         def f():
@@ -1609,6 +1647,7 @@ GUARDS = {
     lm_no_dict_replaced_and_class_assigned: ["LOAD_METHOD_NO_DICT"],
     lm_no_dict_builtin_subclass: ["LOAD_METHOD_NO_DICT"],
     lm_lazy_dict_shadowed: ["LOAD_METHOD_LAZY_DICT"],
+    lm_with_dict_guards: ["LOAD_METHOD_WITH_DICT"],
     lm_class_method_replaced: ["LOAD_METHOD_CLASS"],
     lm_class_attr_of_mutable_class: [],
     lm_module_replaced_deleted: ["LOAD_METHOD_MODULE"],

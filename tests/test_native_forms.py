@@ -32,6 +32,7 @@ from test_specializer import (Plain, f_binary_float, f_binary_int, f_binary_str,
                               f_load_attr_nondescriptor_no_dict, f_load_attr_property,
                               f_load_attr_slot, f_load_attr_with_hint, f_load_global_builtin,
                               f_load_global_module, f_load_method_lazy_dict, f_load_method_no_dict,
+                              f_load_method_with_dict,
                               f_load_method_with_values, f_store_attr_instance_value,
                               f_store_attr_slot, f_store_subscr, f_subscr, f_subscr_str,
                               f_unpack)
@@ -92,9 +93,7 @@ NATIVE_FORMS = {
     "LOAD_METHOD_NO_DICT": on((V311,), "LOAD_METHOD_NO_DICT"),
     "LOAD_METHOD_CLASS": on((V311,), "LOAD_METHOD_CLASS"),
     "LOAD_METHOD_MODULE": on((V311,), "LOAD_METHOD_MODULE"),
-    "LOAD_METHOD_WITH_DICT": on((V311,), MISSING(
-        "none: a method of an instance whose __dict__ exists fails \"dict materialized\" and "
-        "runs the generic LOAD_METHOD (LOAD_METHOD_LAZY_DICT takes only a dict not created)")),
+    "LOAD_METHOD_WITH_DICT": on((V311,), "LOAD_METHOD_WITH_DICT"),
     "LOAD_SUPER_ATTR_ATTR": on(V312_UP, "LOAD_SUPER_ATTR_INSTANCE", "LOAD_SUPER_ATTR_CLASS",
                                note="one form for an instance, one for a class"),
     "LOAD_SUPER_ATTR_METHOD": on(V312_UP, "LOAD_SUPER_METHOD_INSTANCE",
@@ -410,6 +409,7 @@ CASES = [
     Case(("LOAD_METHOD_NO_DICT", "LOAD_ATTR_METHOD_NO_DICT"), "LOAD_METHOD_NO_DICT",
          f_load_method_no_dict),
     Case(("LOAD_ATTR_METHOD_LAZY_DICT",), "LOAD_METHOD_LAZY_DICT", f_load_method_lazy_dict),
+    Case(("LOAD_METHOD_WITH_DICT",), "LOAD_METHOD_WITH_DICT", f_load_method_with_dict),
     Case(("LOAD_SUPER_ATTR_METHOD",), "LOAD_SUPER_METHOD_INSTANCE", super_instance),
     Case(("LOAD_SUPER_ATTR_ATTR",), "LOAD_SUPER_ATTR_INSTANCE", super_instance),
     Case(("LOAD_SUPER_ATTR_ATTR",), "LOAD_SUPER_ATTR_CLASS", super_class_attr),

@@ -153,6 +153,16 @@ def f_load_method_lazy_dict(n):
     return t
 
 
+def f_load_method_with_dict(n):
+    # a method of instances whose dict exists: materialized (vars) and at a C base's offset
+    o, e, t = Plain(2), Err(), 0
+    vars(o)["extra"] = 1
+    e.extra = 1
+    for _ in range(n):
+        t += o.method() + e.m()
+    return t
+
+
 def f_load_method_class(n):
     t = 0
     for _ in range(n):
@@ -431,6 +441,7 @@ CASES = {
     f_load_method_with_values: ["LOAD_METHOD_WITH_VALUES"],
     f_load_method_no_dict: ["LOAD_METHOD_NO_DICT"],
     f_load_method_lazy_dict: ["LOAD_METHOD_LAZY_DICT"],
+    f_load_method_with_dict: ["LOAD_METHOD_WITH_DICT"],
     f_load_method_class: ["LOAD_METHOD_CLASS"],
     f_load_method_module: ["LOAD_METHOD_MODULE"],
     f_store_attr_instance_value: ["STORE_ATTR_INSTANCE_VALUE"],
