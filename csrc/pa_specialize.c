@@ -474,6 +474,26 @@ slot_offset(PyObject *owner, PyObject *descr, int for_store, uint32_t *offset)
     return PA_FAIL_NONE;
 }
 
+/* `keys` (of str only: in other keys a str subclass could equal the name) do not hold
+ * `name`: PA_FAIL_NONE with their version in *keys_version (CPython resets it when a key is
+ * inserted), or a failure kind. */
+static int
+keys_without(PyDictKeysObject *keys, PyObject *name, uint32_t *keys_version)
+{
+    if (!DK_IS_UNICODE(keys)) {
+        return PA_FAIL_KEYS_NOT_UNICODE;
+    }
+    if (pa_keys_index(keys, name) >= 0) {
+        return PA_FAIL_SHADOWED;
+    }
+    uint32_t kv = pa_keys_version(keys);
+    if (kv == 0) {
+        return PA_FAIL_OTHER;
+    }
+    *keys_version = kv;
+    return PA_FAIL_NONE;
+}
+
 /* An instance of a managed-dict type with its inline values (no materialized __dict__),
  * whose type's shared keys do not hold `name`: the instance has no attribute of that name,
  * and keeps not having one while the shared keys' version holds (an instance of the type
@@ -490,41 +510,20 @@ shared_keys_without(PyObject *owner, PyObject *name, uint32_t *keys_version)
     if (keys == NULL) {
         return PA_FAIL_OTHER;
     }
-    if (pa_keys_index(keys, name) >= 0) {
-        return PA_FAIL_SHADOWED;
-    }
-    uint32_t kv = pa_keys_version(keys);
-    if (kv == 0) {
-        return PA_FAIL_OTHER;
-    }
-    *keys_version = kv;
-    return PA_FAIL_NONE;
+    return keys_without(keys, name, keys_version);
 }
 
 /* A method of an instance that has a dict (materialized from its inline values, or at the
  * type's dict offset): the name must not be among the dict's keys, which their version then
  * guards -- inserting a key resets it, a new keys object has another (CPython 3.11's
- * LOAD_METHOD_WITH_DICT).  PA_FAIL_NONE with the version in *keys_version, or a failure
- * kind.  Keys of str only: in other keys a str subclass could equal the name. */
+ * LOAD_METHOD_WITH_DICT).  As keys_without answers. */
 static int
 dict_keys_without(PyObject *dict, PyObject *name, uint32_t *keys_version)
 {
     if (dict == NULL || !PyDict_Check(dict)) {
         return PA_FAIL_DICT_MATERIALIZED;
     }
-    PyDictKeysObject *keys = ((PyDictObject *)dict)->ma_keys;
-    if (!DK_IS_UNICODE(keys)) {
-        return PA_FAIL_KEYS_NOT_UNICODE;
-    }
-    if (pa_keys_index(keys, name) >= 0) {
-        return PA_FAIL_SHADOWED;
-    }
-    uint32_t kv = pa_keys_version(keys);
-    if (kv == 0) {
-        return PA_FAIL_OTHER;
-    }
-    *keys_version = kv;
-    return PA_FAIL_NONE;
+    return keys_without(((PyDictObject *)dict)->ma_keys, name, keys_version);
 }
 
 static void
