@@ -233,6 +233,7 @@ _POINTER_FORMS = {
     "LOAD_METHOD_WITH_VALUES": ("descr", None),
     "LOAD_METHOD_NO_DICT": ("descr", None),
     "LOAD_METHOD_LAZY_DICT": ("descr", None),
+    "LOAD_METHOD_WITH_DICT": ("descr", None),
     "LOAD_METHOD_CLASS": ("descr", None),
     "CALL_PY_CLASS": ("init", "__init__"),
     "LOAD_SUPER_ATTR_INSTANCE": ("descr", None),
