@@ -3680,7 +3680,7 @@ dispatch_switch:
  * if it has no values, or none there): the end of both instance-value forms. */
 #define LOAD_INSTANCE_VALUE(owner, index)                                                   \
     do {                                                                                   \
-        PyDictValues *values_ = PA_INSTANCE_VALUES(owner);                                 \
+        PyDictValues *values_ = PA_GUARDED_INSTANCE_VALUES(owner);                         \
         DEOPT_IF(values_ == NULL);                                                         \
         PyObject *res_ = values_->values[(index)];                                         \
         DEOPT_IF(res_ == NULL);                                                            \
@@ -4002,7 +4002,7 @@ dispatch_switch:
         uint32_t index;
         INSTANCE_VALUE_INDEX(index, owner, cache, cache->version_2, cache->version_3,
                              pa_add_store_attr_type);
-        PyDictValues *values = PA_STORE_VALUES(owner);
+        PyDictValues *values = PA_GUARDED_STORE_VALUES(owner);
         DEOPT_IF(values == NULL);
         STAT_HIT();
         STACK_SHRINK(1);

@@ -194,6 +194,14 @@ pa_builtins_lookup_dict(PyObject *builtins, PyObject *name, PyObject **res)
 #ifndef PA_STORE_VALUES
 #  define PA_STORE_VALUES(o) PA_INSTANCE_VALUES(o)
 #endif
+/* The two for an instance whose type a site's version guard has matched (a seam that checks
+ * the type's layout in PA_INSTANCE_VALUES can leave that to the guard). */
+#ifndef PA_GUARDED_INSTANCE_VALUES
+#  define PA_GUARDED_INSTANCE_VALUES(o) PA_INSTANCE_VALUES(o)
+#endif
+#ifndef PA_GUARDED_STORE_VALUES
+#  define PA_GUARDED_STORE_VALUES(o) PA_STORE_VALUES(o)
+#endif
 /* Where the handler of an error the eval breaker raises at a backward jump is looked up:
  * at the unit before the jump's target (0: 3.11 and 3.12 check after jumping) or at the jump
  * itself (1: 3.13 checks before jumping, so an error there is outside a try block that leaves

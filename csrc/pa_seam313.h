@@ -308,6 +308,19 @@ pa_instance_values(PyObject *o)
     return values->valid ? values : NULL;
 }
 #define PA_INSTANCE_VALUES(o) pa_instance_values(o)
+/* The same for an instance whose type a site's version guard has matched: the specializer
+ * took an instance-value form only for a type with inline values, and a type keeps its
+ * flags for life (3.13's own instance-value forms only assert the flag after their guard). */
+static PA_ALWAYS_INLINE PyDictValues *
+pa_guarded_instance_values(PyObject *o)
+{
+    PA_ASSERT(Py_TYPE(o)->tp_flags & Py_TPFLAGS_INLINE_VALUES);
+    PyDictValues *values = _PyObject_InlineValues(o);
+    return values->valid ? values : NULL;
+}
+#define PA_GUARDED_INSTANCE_VALUES(o) pa_guarded_instance_values(o)
+#define PA_GUARDED_STORE_VALUES(o) \
+    (_PyObject_GetManagedDict(o) == NULL ? pa_guarded_instance_values(o) : NULL)
 #define PA_MANAGED_DICT(o) _PyObject_GetManagedDict(o)
 /* 3.13's JUMP_BACKWARD checks the eval breaker before it jumps (pa_frames.h) */
 #define PA_BACKWARD_BREAKER_ERROR_AT_JUMP 1
