@@ -131,21 +131,23 @@ typedef struct {
 /* Code units (CPython's or pyadapt's) from which on a code object is not compiled. */
 #define PA_MAX_CODE_UNITS 65535
 
-/* A compiled code object: pyadapt's code plus the maps back to CPython offsets. */
+/* A compiled code object: pyadapt's code plus the maps back to CPython offsets.  The fields
+ * a frame's start reads and writes come first, in the first cache line of a unit (units are
+ * allocated at a line's start: pa_units.c). */
 typedef struct {
     uint32_t *code;          /* ncode units: instruction words and inline caches */
     uint32_t *to_cpy;        /* ncode: CPython code-unit offset of each instruction */
     uint16_t *from_cpy;      /* ncpy + 1: pyadapt index for each CPython offset (16 bits:
                                 code of PA_MAX_CODE_UNITS or more units is not compiled) */
+    uint64_t entries;        /* frames of this code started, resumed or inlined by the loop */
+    int32_t flags;           /* PA_UNIT_* */
+    int32_t reject_reason;   /* PA_FB_* when the compiler rejected the code, else 0;
+                                PA_FB_COLD: not compiled yet (code and maps NULL) */
     pa_exc_entry *exc;       /* nexc entries, sorted by start */
     int32_t ncode;
     int32_t ncpy;
     int32_t nexc;
-    int32_t flags;           /* PA_UNIT_* */
-    int32_t reject_reason;   /* PA_FB_* when the compiler rejected the code, else 0;
-                                PA_FB_COLD: not compiled yet (code and maps NULL) */
     int32_t cold_entries;    /* frames of this code the hook left to CPython's loop as cold */
-    uint64_t entries;        /* frames of this code started, resumed or inlined by the loop */
     void *registry_prev;     /* all attached units, for configure() and introspection */
     void *registry_next;
     void *code_object;       /* the code object this unit is attached to (borrowed) */
