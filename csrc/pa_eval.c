@@ -1111,38 +1111,74 @@ push_frame_with_args(PyThreadState *tstate, PyFunctionObject *func, PyObject **a
 }
 
 /* CALL_PY_VARARGS's binding, out of line (the loop's register allocation moves with every
- * handler that grows): a new frame for `func`, whose code takes *args and/or **kwargs and no
- * keyword-only parameters, called with `nargs` positional arguments and no keywords, at least
- * co_argcount of them (and exactly that many without *args).  The first co_argcount fill the
- * parameters, the rest become the *args tuple, and **kwargs an empty dict, as bind_arguments
- * makes them.  Takes the references of func and args[0:nargs] whether it succeeds or not;
- * NULL with an exception set on failure. */
+ * handler that grows): a new frame for `func`, called with `nargs` positional arguments and
+ * no keywords, at least its required positional parameters and, without *args, at most
+ * co_argcount.  As bind_arguments binds them: the arguments fill the positional parameters,
+ * those left take their defaults (__defaults__, which the function's version guards), the
+ * keyword-only parameters theirs (__kwdefaults__, read at each call: the dict can change in
+ * place), the arguments past co_argcount become the *args tuple, and **kwargs is an empty
+ * dict.  PA_BIND_MISS, nothing taken, when that needs the generic binder: a keyword-only
+ * parameter with no default now (the generic CALL raises CPython's error), or a __kwdefaults__
+ * whose lookups could run Python code (a key that is not a str).  Otherwise it takes the
+ * references of func and args[0:nargs] whether it succeeds or not: NULL with an exception
+ * set on failure. */
+#define PA_BIND_MISS ((_PyInterpreterFrame *)1)
 static __attribute__((noinline)) _PyInterpreterFrame *
-push_frame_with_varargs(PyThreadState *tstate, PyFunctionObject *func, PyObject **args,
-                        int nargs)
+push_frame_general(PyThreadState *tstate, PyFunctionObject *func, PyObject **args, int nargs)
 {
     PyCodeObject *code = (PyCodeObject *)func->func_code;
     int argcount = code->co_argcount;
+    int kwonly = code->co_kwonlyargcount;
     int flags = code->co_flags;
-    _PyInterpreterFrame *new_frame = push_frame_with_args(tstate, func, args, argcount);
+    int npos = nargs < argcount ? nargs : argcount;
+    PyObject *defaults = func->func_defaults;
+    if (npos < argcount && (defaults == NULL || PyTuple_GET_SIZE(defaults) < argcount - npos)) {
+        return PA_BIND_MISS;
+    }
+    /* The keyword-only defaults, borrowed: a dict whose keys are all str finds a str without
+     * running any code, so nothing can change it before they are taken below. */
+    PyObject *kwdefs[PA_KWONLY_MAX];
+    if (kwonly > 0) {
+        PyObject *kwdefaults = func->func_kwdefaults;
+        if (kwonly > PA_KWONLY_MAX || kwdefaults == NULL || !PyDict_CheckExact(kwdefaults)
+                || !DK_IS_UNICODE(((PyDictObject *)kwdefaults)->ma_keys)) {
+            return PA_BIND_MISS;
+        }
+        for (int i = 0; i < kwonly; i++) {
+            PyObject *name = PyTuple_GET_ITEM(code->co_localsplusnames, argcount + i);
+            kwdefs[i] = PyDict_GetItemWithError(kwdefaults, name);
+            if (kwdefs[i] == NULL) {
+                PA_ASSERT(!_PyErr_Occurred(tstate));
+                return PA_BIND_MISS;
+            }
+        }
+    }
+    _PyInterpreterFrame *new_frame = push_frame_with_args(tstate, func, args, npos);
     if (new_frame == NULL) {
-        for (int i = argcount; i < nargs; i++) {
+        for (int i = npos; i < nargs; i++) {
             Py_DECREF(args[i]);
         }
         return NULL;
     }
-    int slot = argcount;
+    for (int i = npos; i < argcount; i++) {
+        PyObject *def = PyTuple_GET_ITEM(defaults, PyTuple_GET_SIZE(defaults) - (argcount - i));
+        new_frame->localsplus[i] = Py_NewRef(def);
+    }
+    for (int i = 0; i < kwonly; i++) {
+        new_frame->localsplus[argcount + i] = Py_NewRef(kwdefs[i]);
+    }
+    int slot = argcount + kwonly;
     if (flags & CO_VARARGS) {
-        PyObject *rest = PyTuple_New(nargs - argcount);
+        PyObject *rest = PyTuple_New(nargs - npos);
         if (rest == NULL) {
-            for (int i = argcount; i < nargs; i++) {
+            for (int i = npos; i < nargs; i++) {
                 Py_DECREF(args[i]);
             }
             pa_clear_and_pop_frame(tstate, new_frame);
             return NULL;
         }
-        for (int i = argcount; i < nargs; i++) {
-            PyTuple_SET_ITEM(rest, i - argcount, args[i]);
+        for (int i = npos; i < nargs; i++) {
+            PyTuple_SET_ITEM(rest, i - npos, args[i]);
         }
         new_frame->localsplus[slot++] = rest;
     }
@@ -4875,9 +4911,11 @@ dispatch_switch:
         ENTER_INLINE_FRAME(new_frame, PA_CPY_CALL_LAST_CACHE);
     }
 
-    /* A Python function taking *args and/or **kwargs (logging's `debug(self, msg, *args,
-     * **kwargs)`), called with positional arguments only: min_args..init_lo of them (its
-     * co_argcount, and no more without *args), which the function's version guards. */
+    /* A Python function taking *args, **kwargs or keyword-only parameters (logging's
+     * `debug(self, msg, *args, **kwargs)`, `sorted`-like `f(x, *, key=None)`), called with
+     * positional arguments only: min_args..init_lo of them (its required positional
+     * parameters up to co_argcount, or any number more with *args), which the function's
+     * version guards; push_frame_general binds them. */
     TARGET(CALL_PY_VARARGS) {
         pa_cache_call *cache = (pa_cache_call *)next_instr;
         CALL_PROLOGUE();
@@ -4885,10 +4923,11 @@ dispatch_switch:
         DEOPT_IF(Py_TYPE(function) != &PyFunction_Type);
         DEOPT_IF(((PyFunctionObject *)function)->func_version != cache->func_version);
         DEOPT_IF((uint32_t)total_args < cache->min_args || (uint32_t)total_args > cache->init_lo);
+        _PyInterpreterFrame *new_frame = push_frame_general(
+            tstate, (PyFunctionObject *)function, args, total_args);
+        DEOPT_IF(new_frame == PA_BIND_MISS);
         STAT_HIT();
         stack_pointer = base;
-        _PyInterpreterFrame *new_frame = push_frame_with_varargs(
-            tstate, (PyFunctionObject *)function, args, total_args);
         if (new_frame == NULL) {
             goto error;
         }

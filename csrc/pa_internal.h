@@ -305,6 +305,10 @@ pa_unit *pa_get_or_compile(PyCodeObject *co);         /* compile on first sight 
  * hook counts the entry as it does any other (pa_hook.c). */
 pa_unit *pa_unit_for_call(PyCodeObject *co);
 
+/* The most keyword-only parameters CALL_PY_VARARGS binds (its binder keeps their defaults
+ * in an array on the C stack); a function with more runs the generic CALL. */
+#define PA_KWONLY_MAX 8
+
 /* ---- the loop ---- */
 /* Py_DECREF of an exact int that the loop is done with: when this was its last reference it
  * is freed with PyObject_Free at once, not through _Py_Dealloc and int's deallocator, as

@@ -235,7 +235,7 @@
     PA_SPEC(CALL_ADAPTIVE, CALL, PA_F_ADAPTIVE)                  \
     PA_SPEC(CALL_PY_EXACT_ARGS, CALL, 0)                         /* Python function, inline frame */ \
     PA_SPEC(CALL_PY_WITH_DEFAULTS, CALL, 0)                      \
-    PA_SPEC(CALL_PY_VARARGS, CALL, 0)                            /* Python function with *args or **kwargs, positional arguments */ \
+    PA_SPEC(CALL_PY_VARARGS, CALL, 0)                            /* Python function with *args, **kwargs or keyword-only parameters, positional arguments */ \
     PA_SPEC(CALL_PY_CLASS, CALL, 0)                              /* Python class with a Python __init__ */ \
     PA_SPEC(CALL_TYPE_1, CALL, 0)                                /* type(x) */ \
     PA_SPEC(CALL_STR_1, CALL, 0)                                 /* str(x) */ \

@@ -1385,6 +1385,29 @@ builtin(const char *name)
     return builtins == NULL ? NULL : PyDict_GetItemString(builtins, name);
 }
 
+/* Whether each keyword-only parameter of `func` has a default now, in a __kwdefaults__ that
+ * CALL_PY_VARARGS's binder reads (a dict with str keys only: push_frame_general). */
+static int
+keyword_only_defaulted(PyFunctionObject *func)
+{
+    PyCodeObject *co = (PyCodeObject *)func->func_code;
+    if (co->co_kwonlyargcount == 0) {
+        return 1;
+    }
+    PyObject *kwdefaults = func->func_kwdefaults;
+    if (kwdefaults == NULL || !PyDict_CheckExact(kwdefaults)
+            || !DK_IS_UNICODE(((PyDictObject *)kwdefaults)->ma_keys)) {
+        return 0;
+    }
+    for (int i = 0; i < co->co_kwonlyargcount; i++) {
+        PyObject *name = PyTuple_GET_ITEM(co->co_localsplusnames, co->co_argcount + i);
+        if (PyDict_GetItemWithError(kwdefaults, name) == NULL) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static void
 specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwnames,
                 int is_meth)
@@ -1407,12 +1430,13 @@ specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwname
             kind = PA_FAIL_NOT_OPTIMIZED;
             goto fail;
         }
-        int star = (co->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) != 0;
-        /* *args or **kwargs: positional arguments only, none filled from the defaults, no
-         * more than co_argcount without *args (the other shapes raise or need the binder) */
-        if (co->co_kwonlyargcount
-                || (star && (nargs < co->co_argcount
-                             || (!(co->co_flags & CO_VARARGS) && nargs != co->co_argcount)))) {
+        /* *args, **kwargs or keyword-only parameters: CALL_PY_VARARGS's binder
+         * (push_frame_general) takes the call if it would not raise now and each keyword-only
+         * parameter has a default (the other shapes raise or need the generic binder) */
+        int star = (co->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) != 0 || co->co_kwonlyargcount;
+        if (star && (co->co_kwonlyargcount > PA_KWONLY_MAX
+                     || !keyword_only_defaulted(func)
+                     || (!(co->co_flags & CO_VARARGS) && nargs > co->co_argcount))) {
             kind = PA_FAIL_ARGS_SHAPE;
             goto fail;
         }
@@ -1422,7 +1446,7 @@ specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwname
         }
         Py_ssize_t ndefaults = func->func_defaults ? PyTuple_GET_SIZE(func->func_defaults) : 0;
         int min_args = co->co_argcount - (int)ndefaults;
-        if (!star && (nargs > co->co_argcount || nargs < min_args)) {
+        if (nargs < min_args || (!star && nargs > co->co_argcount)) {
             kind = PA_FAIL_ARGS_SHAPE;
             goto fail;
         }
@@ -1434,7 +1458,7 @@ specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwname
         cache->func_version = fv;
         if (star) {
             /* the argument counts it binds without the generic binder */
-            cache->min_args = (uint32_t)co->co_argcount;
+            cache->min_args = (uint32_t)(min_args > 0 ? min_args : 0);
             cache->init_lo = (co->co_flags & CO_VARARGS) ? UINT32_MAX : (uint32_t)co->co_argcount;
             cache->init_hi = 0;
             success(instr, PA_CALL_PY_VARARGS);

@@ -1126,6 +1126,38 @@ def call_py_varargs_shape_changed(n):
     return out
 
 
+def call_py_keyword_only_defaults_change(n):
+    # CALL_PY_VARARGS binds keyword-only parameters from __kwdefaults__, read at each call (the
+    # dict changes in place without a new function version) and positional ones from
+    # __defaults__ (which the version guards): a default changed, removed (CPython's
+    # "missing keyword-only argument" error), a key that is not a str (its lookups could run
+    # code: the generic binder takes those), the dict replaced or set to None, __defaults__
+    # emptied, and a *args function called with fewer arguments than parameters
+    def f(a, b=2, *, key="k", rev=False):
+        return ("f", a, b, key, rev)
+    out = loop(n, lambda: f(1), lambda: f.__kwdefaults__.__setitem__("key", "changed"))
+    out += loop(n, lambda: f(1, 3), lambda: f.__kwdefaults__.pop("rev"))
+    def g(a, *, key=None):
+        return ("g", a, key)
+    out += loop(n, lambda: g(1), lambda: g.__kwdefaults__.__setitem__(1, "int key"))
+    def h(a, *, key=None, other=0):
+        return ("h", a, key, other)
+    out += loop(n, lambda: h(1), lambda: setattr(h, "__kwdefaults__", {"key": 5, "other": 6}))
+    def h2(a, *, key=None):
+        return ("h2", a, key)
+    out += loop(n, lambda: h2(1), lambda: setattr(h2, "__kwdefaults__", None))
+    def k(a, b=2, *args, key=3, **kw):
+        return ("k", a, b, args, key, sorted(kw))
+    out += loop(n, lambda: k(1), lambda: setattr(k, "__defaults__", ()))
+    out += loop(n, lambda: k(1, 2, 3, 4), lambda: k.__kwdefaults__.clear())
+    class K:
+        def m(self, x, *, scale=2):
+            return ("m", x * scale)
+    obj = K()
+    out += loop(n, lambda: obj.m(3), lambda: K.m.__kwdefaults__.__setitem__("scale", 10))
+    return out
+
+
 def call_py_callable_replaced(n):
     def f(a):
         return ("f", a)
@@ -1686,6 +1718,7 @@ GUARDS = {
     us_sequences: ["UNPACK_SEQUENCE_TWO_TUPLE", "UNPACK_SEQUENCE_TUPLE", "UNPACK_SEQUENCE_LIST"],
     call_py_code_and_defaults: ["CALL_PY_EXACT_ARGS", "CALL_PY_WITH_DEFAULTS"],
     call_py_varargs_shape_changed: ["CALL_PY_VARARGS"],
+    call_py_keyword_only_defaults_change: ["CALL_PY_VARARGS"],
     call_py_callable_replaced: ["CALL_PY_EXACT_ARGS"],
     call_py_polymorphic: ["CALL_PY_EXACT_ARGS"],
     call_py_polymorphic_defaults: ["CALL_PY_WITH_DEFAULTS"],

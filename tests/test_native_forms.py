@@ -67,8 +67,9 @@ FUSED_JUMP = "followed by POP_JUMP_IF_*: the form fused with the jump"
 PRECALL = "pyadapt's CALL is 3.11's PRECALL and CALL in one instruction"
 UNBOUND = ("every CALL unpacks a bound method before it calls or specializes, so the "
            "function's own form runs")
-GENERAL = ("partly: positional arguments filled from defaults, or bound to *args/**kwargs; "
-           "a function with keyword-only parameters runs the generic CALL")
+GENERAL = ("positional arguments filled from defaults, bound to *args/**kwargs, keyword-only "
+           "parameters from their defaults (up to 8 of them; a function with more runs the "
+           "generic CALL)")
 NO_QUICK = "none: the generic {} runs ({}); pyadapt has no quickened form of it"
 RESUME = NO_QUICK.format("RESUME", "it checks the eval breaker")
 
@@ -351,6 +352,17 @@ def varargs_call(n):
     return t
 
 
+def keyword_only(a, b=1, *, scale=2, offset=0):
+    return (a + b) * scale + offset
+
+
+def keyword_only_call(n):
+    t = 0
+    for i in range(n):
+        t += keyword_only(i) + keyword_only(i, i)
+    return t
+
+
 def super_instance(n):
     d = Derived()
     return [d.who() for _ in range(n)]
@@ -439,6 +451,7 @@ CASES = [
     Case(("CALL_BOUND_METHOD_GENERAL",), "CALL_PY_WITH_DEFAULTS", bound_method_defaults),
     Case(("PRECALL_PYFUNC",), "CALL_PY_VARARGS", varargs_call),
     Case(("CALL_PY_GENERAL",), "CALL_PY_VARARGS", varargs_call),
+    Case(("CALL_PY_GENERAL",), "CALL_PY_VARARGS", keyword_only_call),
     Case(("PRECALL_NO_KW_LEN", "CALL_NO_KW_LEN", "CALL_LEN"), "CALL_LEN", f_calls_builtin),
     Case(("PRECALL_NO_KW_LIST_APPEND", "CALL_NO_KW_LIST_APPEND", "CALL_LIST_APPEND"),
          "CALL_LIST_APPEND", f_calls_builtin),
