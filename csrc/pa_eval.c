@@ -1110,6 +1110,28 @@ push_frame_with_args(PyThreadState *tstate, PyFunctionObject *func, PyObject **a
     return new_frame;
 }
 
+/* A new frame for `func`, bound by bind_arguments from `nargs` positional arguments, as the
+ * generic CALL binds a frame it runs inline (its messages on failure).  Takes the references
+ * of func and args[0:nargs] whether it succeeds or not: NULL with an exception set on
+ * failure. */
+static _PyInterpreterFrame *
+push_frame_bound(PyThreadState *tstate, PyFunctionObject *func, PyObject **args, int nargs)
+{
+    _PyInterpreterFrame *new_frame = push_frame_with_args(tstate, func, args, 0);
+    if (new_frame == NULL) {
+        for (int i = 0; i < nargs; i++) {
+            Py_DECREF(args[i]);
+        }
+        return NULL;
+    }
+    PA_ASSERT(((PyCodeObject *)func->func_code)->co_flags & CO_OPTIMIZED);
+    if (bind_arguments(tstate, func, new_frame->localsplus, args, nargs, NULL) < 0) {
+        pa_clear_and_pop_frame(tstate, new_frame);
+        return NULL;
+    }
+    return new_frame;
+}
+
 /* CALL_PY_VARARGS's binding, out of line (the loop's register allocation moves with every
  * handler that grows): a new frame for `func`, called with `nargs` positional arguments and
  * no keywords, at least its required positional parameters and, without *args, at most
@@ -1117,12 +1139,11 @@ push_frame_with_args(PyThreadState *tstate, PyFunctionObject *func, PyObject **a
  * those left take their defaults (__defaults__, which the function's version guards), the
  * keyword-only parameters theirs (__kwdefaults__, read at each call: the dict can change in
  * place), the arguments past co_argcount become the *args tuple, and **kwargs is an empty
- * dict.  PA_BIND_MISS, nothing taken, when that needs the generic binder: a keyword-only
- * parameter with no default now (the generic CALL raises CPython's error), or a __kwdefaults__
- * whose lookups could run Python code (a key that is not a str).  Otherwise it takes the
- * references of func and args[0:nargs] whether it succeeds or not: NULL with an exception
- * set on failure. */
-#define PA_BIND_MISS ((_PyInterpreterFrame *)1)
+ * dict.  Where that needs the generic binder -- a keyword-only parameter with no default now,
+ * or a __kwdefaults__ whose lookups could run Python code (a key that is not a str) -- the
+ * frame is bound by bind_arguments, as the generic CALL binds it (and fails with its error).
+ * Takes the references of func and args[0:nargs] whether it succeeds or not: NULL with an
+ * exception set on failure. */
 static __attribute__((noinline)) _PyInterpreterFrame *
 push_frame_general(PyThreadState *tstate, PyFunctionObject *func, PyObject **args, int nargs)
 {
@@ -1133,7 +1154,7 @@ push_frame_general(PyThreadState *tstate, PyFunctionObject *func, PyObject **arg
     int npos = nargs < argcount ? nargs : argcount;
     PyObject *defaults = func->func_defaults;
     if (npos < argcount && (defaults == NULL || PyTuple_GET_SIZE(defaults) < argcount - npos)) {
-        return PA_BIND_MISS;
+        return push_frame_bound(tstate, func, args, nargs);
     }
     /* The keyword-only defaults, borrowed: a dict whose keys are all str finds a str without
      * running any code, so nothing can change it before they are taken below. */
@@ -1142,14 +1163,14 @@ push_frame_general(PyThreadState *tstate, PyFunctionObject *func, PyObject **arg
         PyObject *kwdefaults = func->func_kwdefaults;
         if (kwonly > PA_KWONLY_MAX || kwdefaults == NULL || !PyDict_CheckExact(kwdefaults)
                 || !DK_IS_UNICODE(((PyDictObject *)kwdefaults)->ma_keys)) {
-            return PA_BIND_MISS;
+            return push_frame_bound(tstate, func, args, nargs);
         }
         for (int i = 0; i < kwonly; i++) {
             PyObject *name = PyTuple_GET_ITEM(code->co_localsplusnames, argcount + i);
             kwdefs[i] = PyDict_GetItemWithError(kwdefaults, name);
             if (kwdefs[i] == NULL) {
                 PA_ASSERT(!_PyErr_Occurred(tstate));
-                return PA_BIND_MISS;
+                return push_frame_bound(tstate, func, args, nargs);
             }
         }
     }
@@ -4923,11 +4944,10 @@ dispatch_switch:
         DEOPT_IF(Py_TYPE(function) != &PyFunction_Type);
         DEOPT_IF(((PyFunctionObject *)function)->func_version != cache->func_version);
         DEOPT_IF((uint32_t)total_args < cache->min_args || (uint32_t)total_args > cache->init_lo);
-        _PyInterpreterFrame *new_frame = push_frame_general(
-            tstate, (PyFunctionObject *)function, args, total_args);
-        DEOPT_IF(new_frame == PA_BIND_MISS);
         STAT_HIT();
         stack_pointer = base;
+        _PyInterpreterFrame *new_frame = push_frame_general(
+            tstate, (PyFunctionObject *)function, args, total_args);
         if (new_frame == NULL) {
             goto error;
         }
