@@ -6,7 +6,7 @@ csrc/pa_caches.h, the same files the C sources include: one definition of the da
 crosses the boundary.
 
 Set ``PYADAPT_DEBUG_BUILD=1`` in the environment for a debug build (assertions on,
--O0 -g), ``PYADAPT_PAIR_STATS=1`` for a build that counts instruction pairs
+-Og -g), ``PYADAPT_PAIR_STATS=1`` for a build that counts instruction pairs
 (tools/pair_counts.py), ``PYADAPT_COUNT_INSTRUCTIONS=1`` for one whose loop counts the
 instructions it executes (``stats()["instructions"]``, None in a normal build).
 """
@@ -45,7 +45,10 @@ _cflags = ["-Wall", "-Wextra", "-std=gnu11", "-fno-strict-aliasing", "-fvisibili
            "-isystem", sysconfig.get_paths()["include"]]
 _macros = []
 if _debug:
-    _cflags += ["-O0", "-g"]
+    # -Og, not -O0: at -O0 pa_execute's C frame is large enough that the C recursion limit
+    # no longer keeps deep recursion through C within the thread's stack (3.13.0:
+    # tests/test_call_binding.py::test_recursion_through_c_meets_the_c_limit crashed)
+    _cflags += ["-Og", "-g"]
     _macros.append(("PA_DEBUG", "1"))
 if os.environ.get("PYADAPT_PAIR_STATS", "") not in ("", "0"):
     _macros.append(("PA_PAIR_STATS", "1"))     # tools/pair_counts.py
