@@ -215,13 +215,64 @@ pa_code_has_loop(PyCodeObject *co)
     if (r.raw == NULL) {
         return -1;
     }
+    /* Most code has no EXTENDED_ARG before its first loop or its end: walk the opcodes and
+     * their caches without opargs first (a fraction of read_instruction's work), and read
+     * the code properly only where that walk meets anything else -- an EXTENDED_ARG, an
+     * oparg with a limit, a CACHE or unknown opcode, an instruction past the end -- whose
+     * reading could fail.  A walk that reaches the end read what read_instruction would. */
+    int i = 0, loop = 0, rc = 1;
+    while (i < r.n) {
+        const pa_decode_entry *d = &pa_decoder[r.raw[2 * i]];
+        if ((d->kind != PA_DK_OP && d->kind != PA_DK_DROP) || d->arg_limit != 0
+                || i + 1 + d->ncache > r.n) {
+            break;
+        }
+        if (d->jump < 0) {
+            loop = 1;
+            break;
+        }
+        i += 1 + d->ncache;
+    }
     const char *err;
-    int rc, loop = 0;
-    while (!loop && (rc = read_instruction(&r, &err)) > 0) {
+    while (!loop && i < r.n && (rc = read_instruction(&r, &err)) > 0) {
         loop = r.d->jump < 0;
     }
     Py_XDECREF(owner);
     return loop ? 1 : rc < 0 ? -1 : 0;
+}
+
+/* One CPython instruction as read_instruction read it: the compiler reads the code once and
+ * walks this array in its passes (reading costs more than walking: EXTENDED_ARG, the
+ * decoder's table, the checks). */
+typedef struct {
+    const pa_decode_entry *d;
+    int32_t start, offset, end;  /* as pa_reader's */
+    int32_t op;                  /* pyadapt's opcode (kind PA_DK_OP) */
+    uint32_t arg;                /* pyadapt's oparg (before jump targets are resolved) */
+} pa_insn;
+
+/* Every instruction of the reader's code, in a new array (malloc: not Python's allocator,
+ * which tracemalloc would show as the program's); NULL with *err set on malformed code or
+ * when out of memory. */
+static pa_insn *
+read_all(pa_reader *r, int *count, const char **err)
+{
+    /* an instruction is at least one code unit */
+    pa_insn *v = malloc(sizeof(pa_insn) * ((size_t)r->n + 1));
+    if (v == NULL) {
+        *err = "no memory for the decoded code";
+        return NULL;
+    }
+    int k = 0, rc;
+    while ((rc = read_instruction(r, err)) > 0) {
+        v[k++] = (pa_insn){r->d, r->start, r->offset, r->end, r->op, r->arg};
+    }
+    if (rc < 0) {
+        free(v);
+        return NULL;
+    }
+    *count = k;
+    return v;
 }
 
 pa_unit *
@@ -241,16 +292,18 @@ pa_compile_generic(PyCodeObject *co, const char **err)
     }
     int ncpy = r.n;
     pa_unit *u = NULL;
+    int ninsn = 0;
+    pa_insn *insn = read_all(&r, &ninsn, err);
+    if (insn == NULL) {
+        goto fail;
+    }
 
     /* Pass 1: the size of pyadapt's code. */
-    int ncode = 0, rc;
-    while ((rc = read_instruction(&r, err)) > 0) {
-        if (r.d->kind == PA_DK_OP) {
-            ncode += 1 + pa_opinfo_table[r.op].ncache;
+    int ncode = 0;
+    for (int i = 0; i < ninsn; i++) {
+        if (insn[i].d->kind == PA_DK_OP) {
+            ncode += 1 + pa_opinfo_table[insn[i].op].ncache;
         }
-    }
-    if (rc < 0) {
-        goto fail;
     }
     /* from_cpy holds 16-bit indices (2 bytes per CPython code unit of every unit, not 4):
      * larger code (generated tables, a module body of thousands of lines) runs in
@@ -267,29 +320,28 @@ pa_compile_generic(PyCodeObject *co, const char **err)
 
     /* Pass 2: where each CPython offset lands (an instruction's EXTENDED_ARGs and caches
      * land on it, a dropped instruction on the next one). */
-    r.i = 0;
     int pos = 0;
-    while (read_instruction(&r, err) > 0) {
-        for (int off = r.start; off < r.end; off++) {
+    for (int i = 0; i < ninsn; i++) {
+        for (int off = insn[i].start; off < insn[i].end; off++) {
             u->from_cpy[off] = (uint16_t)pos;
         }
-        if (r.d->kind == PA_DK_OP) {
-            pos += 1 + pa_opinfo_table[r.op].ncache;
+        if (insn[i].d->kind == PA_DK_OP) {
+            pos += 1 + pa_opinfo_table[insn[i].op].ncache;
         }
     }
     u->from_cpy[ncpy] = (uint16_t)ncode;
 
     /* Pass 3: instruction words, jump targets as absolute pyadapt indices. */
-    r.i = 0;
     pos = 0;
     int prev_pos = -1, prev_op = -1;
     uint32_t prev_arg = 0;
-    while (read_instruction(&r, err) > 0) {
-        if (r.d->kind != PA_DK_OP) {
+    for (int i = 0; i < ninsn; i++) {
+        const pa_insn *in = &insn[i];
+        if (in->d->kind != PA_DK_OP) {
             continue;
         }
-        int op = r.op;
-        uint32_t arg = r.arg;
+        int op = in->op;
+        uint32_t arg = in->arg;
         if (op == PA_LOAD_FAST_AND_CLEAR) {
             u->flags |= PA_UNIT_SAVES_NULL;
         }
@@ -306,8 +358,8 @@ pa_compile_generic(PyCodeObject *co, const char **err)
         prev_op = op;
         prev_arg = arg;
         if (pa_opinfo_table[op].arg == PA_ARG_JUMP) {
-            int64_t target = r.d->jump > 0 ? (int64_t)r.end + arg + r.d->jump_extra
-                           : r.d->jump < 0 ? (int64_t)r.end - arg + r.d->jump_extra : -1;
+            int64_t target = in->d->jump > 0 ? (int64_t)in->end + arg + in->d->jump_extra
+                           : in->d->jump < 0 ? (int64_t)in->end - arg + in->d->jump_extra : -1;
             if (target < 0 || target > ncpy) {
                 *err = "bad jump target";
                 goto fail;
@@ -321,7 +373,7 @@ pa_compile_generic(PyCodeObject *co, const char **err)
         int size = 1 + pa_opinfo_table[op].ncache;
         u->code[pos] = PA_WORD(op, arg);
         for (int k = 0; k < size; k++) {
-            u->to_cpy[pos + k] = (uint32_t)r.offset;
+            u->to_cpy[pos + k] = (uint32_t)in->offset;
         }
         pos += size;
     }
@@ -329,10 +381,12 @@ pa_compile_generic(PyCodeObject *co, const char **err)
     if (translate_exception_table(co, u, u->nexc, err) < 0) {
         goto fail;
     }
+    free(insn);
     Py_XDECREF(bytes);
     return u;
 
 fail:
+    free(insn);
     pa_unit_free(u);
     Py_XDECREF(bytes);
     return NULL;
