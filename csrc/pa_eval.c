@@ -1587,6 +1587,18 @@ const int pa_counts_instructions = 0;
         stack_pointer = _PyFrame_GetStackPointer(frame); \
         frame->stacktop = -1; \
     } while (0)
+/* Where a frame suspended in a call (PA_FRAME_SUSPEND_IN) goes on once the call is done:
+ * the instruction after its last one, or past it where the seam says the frame shows the
+ * call's instruction itself (3.13's return_offset). */
+static inline uint32_t *
+caller_next_instr(const pa_unit *u, _PyInterpreterFrame *f)
+{
+    uint32_t *next = u->code + u->from_cpy[PA_CALLER_NEXT_OFFSET(f)];
+    if (PA_CALLER_PAST_INSTR(f)) {
+        next += 1 + pa_opinfo_table[PA_OPCODE(*next)].ncache;
+    }
+    return next;
+}
 /* Load the per-frame registers from `frame`, entered or resumed: it goes on where the
  * frame says (after its last instruction on 3.11). */
 #define LOAD_FRAME_STATE() \
@@ -1598,17 +1610,13 @@ const int pa_counts_instructions = 0;
 #define LOAD_CALLER_STATE() \
     do { \
         LOAD_UNIT_STATE(); \
-        next_instr = code_base + unit->from_cpy[PA_CALLER_NEXT_OFFSET(frame)]; \
-        if (PA_CALLER_PAST_INSTR(frame)) { \
-            next_instr += 1 + pa_opinfo_table[PA_OPCODE(*next_instr)].ncache; \
-        } \
+        next_instr = caller_next_instr(unit, frame); \
     } while (0)
 /* The return cache (pa_internal.h): `frame` is suspended in a call at `lasti_`
  * (PA_CALLER_KEY), and the entry at `ce_` holds it: the registers LOAD_CALLER_STATE would
  * load, for a caller that goes on after its instruction (the common case: see
  * return_to_caller; one that finishes its instruction has another key). */
-#define CALLER_CACHED(ce_, lasti_) \
-    ((ce_)->frame == (const void *)frame && (ce_)->lasti == (lasti_))
+#define CALLER_CACHED(ce_, lasti_) ((ce_)->lasti == (lasti_))
 #define LOAD_CACHED_CALLER_STATE(ce_) \
     do { \
         unit = (ce_)->unit; \
@@ -1621,11 +1629,12 @@ const int pa_counts_instructions = 0;
         stack_pointer = _PyFrame_GetStackPointer(frame); \
         frame->stacktop = -1; \
         next_instr = (ce_)->next_instr; \
+        PA_ASSERT(next_instr == caller_next_instr(unit, frame)); \
     } while (0)
 /* After LOAD_CALLER_STATE for a caller that goes on after its instruction: remember it. */
 #define CACHE_CALLER_STATE(ce_, lasti_) \
-    (*(ce_) = (pa_caller_entry){frame, (lasti_), unit, next_instr, code_base, \
-                                to_cpy_delta, names, consts})
+    (*(ce_) = (pa_caller_entry){(lasti_), unit, next_instr, code_base, to_cpy_delta, \
+                                names, consts})
 /* A frame's first entry costs a level of the recursion limit, as natively. */
 #define ENTER_RECURSION_LEVEL() \
     do { \
@@ -2479,7 +2488,7 @@ dispatch_switch:
             PA_FRAME_STEP_PAST(gen_frame);
             _PyFrame_StackPush(frame, retval);
             const void *lasti = PA_CALLER_KEY(frame);
-            pa_caller_entry *ce = &pa_caller_cache[pa_caller_cache_index(frame, lasti)];
+            pa_caller_entry *ce = &pa_caller_cache[pa_caller_cache_index(lasti)];
             if (CALLER_CACHED(ce, lasti)) {
                 LOAD_CACHED_CALLER_STATE(ce);
                 DISPATCH();
@@ -5787,7 +5796,7 @@ handover: {
 return_to_caller: {
     /* `retval` is the result of the inlined call the current frame is suspended in. */
     const void *lasti = PA_CALLER_KEY(frame);
-    pa_caller_entry *ce = &pa_caller_cache[pa_caller_cache_index(frame, lasti)];
+    pa_caller_entry *ce = &pa_caller_cache[pa_caller_cache_index(lasti)];
     if (CALLER_CACHED(ce, lasti)) {
         LOAD_CACHED_CALLER_STATE(ce);
         PUSH(retval);

@@ -191,16 +191,18 @@ pa_unit_for_code(PyCodeObject *co)
 /* The return cache: what the loop's LOAD_CALLER_STATE derived for a frame suspended in a
  * call, so that a return into it does not look its unit up again nor read from_cpy (each a
  * likely first-level data miss: the unit table, the unit and its map are spread over memory
- * that CPython's own return does not touch).  Direct-mapped on the frame's address and the
- * instruction it is suspended at (PA_CALLER_KEY: on 3.13 with return_offset's flag, since a
- * frame suspended in a call shows the CALL itself whether it goes on past it or not), filled by the first return there.  An entry is valid while
- * the frame at that address is suspended at that instruction: the same code object then, so
- * the same unit and the same result, unless the unit was freed meanwhile (a code object died
- * and another took its address), so pa_unit_free empties the cache.  configure()'s
- * re-quickening rewrites a unit's code in place (the pointers stay valid).  GIL-protected. */
+ * that CPython's own return does not touch).  Direct-mapped on the instruction the frame is
+ * suspended at (PA_CALLER_KEY: its address in the code object's bytecode; on 3.13 with
+ * return_offset's flag, since a frame suspended in a call shows the CALL itself whether it
+ * goes on past it or not), filled by the first return there.  Everything an entry holds
+ * follows from that address alone -- the code object it lies in, so its unit, and the place
+ * in the unit -- not from the frame: a call site's entry serves every frame returning there,
+ * at any depth of a recursion.  An address names one live code object; when a code object
+ * dies, its unit is freed and pa_unit_free empties the cache, before another code object
+ * can take the address.  configure()'s re-quickening rewrites a unit's code in place (the
+ * pointers stay valid).  GIL-protected. */
 typedef struct {
-    const void *frame;           /* NULL: empty */
-    const void *lasti;           /* PA_CALLER_KEY(frame) at the return */
+    _Alignas(64) const void *lasti;   /* PA_CALLER_KEY(frame) at the return; NULL: empty */
     pa_unit *unit;
     uint32_t *next_instr;        /* where the caller goes on */
     uint32_t *code_base;         /* unit->code */
@@ -210,9 +212,10 @@ typedef struct {
 #define PA_CALLER_CACHE_SIZE 64
 extern pa_caller_entry pa_caller_cache[PA_CALLER_CACHE_SIZE];
 static inline size_t
-pa_caller_cache_index(const void *frame, const void *lasti)
+pa_caller_cache_index(const void *lasti)
 {
-    return (((uintptr_t)frame >> 4) + ((uintptr_t)lasti >> 1)) & (PA_CALLER_CACHE_SIZE - 1);
+    /* code units are 2 bytes; call sites lie at least a few units apart */
+    return ((uintptr_t)lasti >> 1) & (PA_CALLER_CACHE_SIZE - 1);
 }
 
 /* The shared attribute table: what a megamorphic site (LOAD_ATTR_INSTANCE_VALUE_MEGA,
