@@ -71,6 +71,44 @@ def test_function_with_loop_compiled_at_first_entry_module_body_cold(tmp_path):
     assert_subprocess_ok(proc, "ok\n")
 
 
+def test_loop_found_past_extended_arg_and_loop_free_code_left_cold():
+    """pa_code_has_loop walks opcodes and caches without their opargs and reads the code
+    properly only past something whose reading could fail (EXTENDED_ARG, say): a function
+    whose first loop comes after an EXTENDED_ARG is still compiled at its first entry, and
+    loop-free functions, with and without EXTENDED_ARG, stay cold.  The test checks with dis
+    that the EXTENDED_ARG really comes before the loop, so it cannot stop testing that path."""
+    proc = run_python("""
+        import dis, pyadapt
+        from pyadapt import _core
+        pyadapt.configure(compile_after=5)
+        # 300 distinct constants: LOAD_CONST's index needs an EXTENDED_ARG past 255
+        consts = "".join("    a%d = %d\\n" % (i, 1000 + i) for i in range(300))
+        src = ("def ext_loop(n):\\n" + consts + "    t = a299\\n"
+               "    for i in range(n):\\n        t += i\\n    return t\\n"
+               "def ext_flat(n):\\n" + consts + "    return a299 + n\\n"
+               "def plain_loop(n):\\n    t = 0\\n    while n:\\n        t += n\\n"
+               "        n -= 1\\n    return t\\n"
+               "def plain_flat(n):\\n    return n + 1\\n")
+        ns = {}
+        exec(src, ns)
+        ops = [i.opname for i in dis.get_instructions(ns["ext_loop"])]
+        back = [k for k, op in enumerate(ops) if op.startswith("JUMP_BACKWARD")]
+        assert back and "EXTENDED_ARG" in ops[:back[0]], ops[:20]
+        assert "EXTENDED_ARG" in [i.opname for i in dis.get_instructions(ns["ext_flat"])]
+        pyadapt.enable()
+        out = [ns["ext_loop"](4), ns["ext_flat"](1), ns["plain_loop"](4), ns["plain_flat"](1)]
+        pyadapt.disable()
+        assert out == [1299 + 6, 1300, 10, 2], out
+        compiled = {name: _core.unit_address(ns[name].__code__) != 0
+                    for name in ("ext_loop", "ext_flat", "plain_loop", "plain_flat")}
+        assert compiled == {"ext_loop": True, "ext_flat": False, "plain_loop": True,
+                            "plain_flat": False}, compiled
+        assert pyadapt.unit_info(ns["ext_loop"])["entries"] == 1
+        print("ok")
+        """)
+    assert_subprocess_ok(proc, "ok\n")
+
+
 def test_run_and_jit_compile_at_once():
     proc = run_python("""
         import pyadapt

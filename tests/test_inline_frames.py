@@ -656,10 +656,12 @@ print(f(), pyadapt.stats()["fallbacks"]["foreign_eval_frame"])
 
 def test_return_cache_frames_reused_by_other_code():
     """Returns into inline callers go through the return cache (pa_caller_cache): keyed by
-    the caller frame's address and the instruction it is suspended at.  Frames at the same
-    addresses run different code here -- functions compiled anew each round (exec) and
-    freed, a property getter and a class's __init__ (which resume at their own instruction),
-    a generator -- and every result matches native."""
+    the address of the instruction the caller is suspended at, which names one live code
+    object (the cache is emptied whenever a unit is freed).  Code objects here are compiled
+    anew each round (exec) and freed, so later ones can take the addresses of earlier ones;
+    frames at the same addresses run different code -- those functions, a property getter
+    and a class's __init__ (which resume at their own instruction), a generator -- and every
+    result matches native."""
     def round_(k):
         ns = {}
         exec("def inner(x):\n    return x * %d + 1\n"
@@ -692,10 +694,11 @@ def test_return_cache_frames_reused_by_other_code():
 
 
 # --- the return cache written at the call (frames branch) -------------------------------------
-# An inline call writes its caller's entry of pa_caller_cache (indexed by the frame's address
-# alone); the return uses it when the frame there is still suspended at that instruction.
-# Each case below breaks that: the entry is taken by another frame, emptied, or its frame
-# leaves pyadapt's loop; every result, f_lasti and traceback must stay native.
+# These cases were written for a design tried and dropped on the frames branch (an entry per
+# frame address, written at the call); they still break what the cache relies on -- an entry
+# taken by another call site, emptied, code replaced under a suspended caller, a frame leaving
+# pyadapt's loop -- and every result, f_lasti and traceback must stay native.  The cache is
+# keyed by the suspended instruction's address alone (pa_internal.h).
 
 
 def test_return_cache_caller_code_replaced_during_call():
@@ -728,9 +731,10 @@ def test_return_cache_caller_code_replaced_during_call():
 
 
 def test_return_cache_entries_taken_by_deep_recursion():
-    """Recursion far deeper than the cache (128 entries of 64 bytes of frame stack): a deeper
-    frame takes the entry of a caller that is still suspended, whose return then derives its
-    registers again; f_lasti of the callers on the way down stays native."""
+    """Recursion far deeper than the cache has entries, through two call sites of one
+    function: every depth returns through the entries of those two sites (the key is the
+    suspended instruction, not the frame), which must give each frame its own resume point;
+    f_lasti of the callers on the way down stays native."""
     def deep(n, acc):
         if n == 0:
             f, lastis = sys._getframe(), []
