@@ -165,6 +165,8 @@ typedef struct {
 #define PA_UNIT_JIT 1        /* always run under pyadapt (@pyadapt.jit) */
 #define PA_UNIT_SAVES_NULL 2 /* has LOAD_FAST_AND_CLEAR: a NULL on its value stack may be a
                                 saved local, not a call's (PA_STACK_TO_CPYTHON) */
+#define PA_UNIT_CACHED 4     /* an entry of the return or resume cache may name it: freeing it
+                                empties those caches (pa_internal.h) */
 
 pa_unit *pa_unit_new(int ncode, int ncpy, int nexc);
 void pa_unit_free(pa_unit *unit);

@@ -1619,6 +1619,12 @@ caller_next_instr(const pa_unit *u, _PyInterpreterFrame *f)
 #define CALLER_CACHED(ce_, lasti_) ((ce_)->lasti == (lasti_))
 #define LOAD_CACHED_CALLER_STATE(ce_) \
     do { \
+        LOAD_CACHED_STATE(ce_); \
+        PA_ASSERT(next_instr == caller_next_instr(unit, frame)); \
+    } while (0)
+/* The registers and next_instr from an entry of the return or the resume cache. */
+#define LOAD_CACHED_STATE(ce_) \
+    do { \
         unit = (ce_)->unit; \
         PA_ASSERT(unit == pa_unit_for_code(PA_FRAME_CODE(frame))); \
         code_base = (ce_)->code_base; \
@@ -1629,12 +1635,16 @@ caller_next_instr(const pa_unit *u, _PyInterpreterFrame *f)
         stack_pointer = _PyFrame_GetStackPointer(frame); \
         frame->stacktop = -1; \
         next_instr = (ce_)->next_instr; \
-        PA_ASSERT(next_instr == caller_next_instr(unit, frame)); \
     } while (0)
-/* After LOAD_CALLER_STATE for a caller that goes on after its instruction: remember it. */
+/* After LOAD_CALLER_STATE for a caller that goes on after its instruction, or after the
+ * registers of a resumed generator are loaded: remember them (the unit is marked, so that
+ * its death empties the caches). */
 #define CACHE_CALLER_STATE(ce_, lasti_) \
-    (*(ce_) = (pa_caller_entry){(lasti_), unit, next_instr, code_base, to_cpy_delta, \
-                                names, consts})
+    do { \
+        *(ce_) = (pa_caller_entry){(lasti_), unit, next_instr, code_base, to_cpy_delta, \
+                                   names, consts}; \
+        unit->flags |= PA_UNIT_CACHED; \
+    } while (0)
 /* A frame's first entry costs a level of the recursion limit, as natively. */
 #define ENTER_RECURSION_LEVEL() \
     do { \
@@ -1706,6 +1716,7 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag,
     uint64_t ninstr = 0;
     PyObject *kwnames = NULL;     /* set by KW_NAMES for the next CALL (borrowed) */
     pa_unit *unit;
+    pa_caller_entry *resume_entry;  /* a generator's, from its resume to its frame's start */
     uint32_t *code_base, *next_instr, *this_instr = NULL;
     intptr_t to_cpy_delta;        /* unit->to_cpy - unit->code, in bytes: see CPY_OFFSET */
     _Py_CODEUNIT *cpy_base;
@@ -1751,11 +1762,22 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag,
 
 start_resumed_frame:
     /* a generator's frame FOR_ITER_GEN / SEND_GEN resume here: `unit` is its unit already,
-     * which the instruction's guard looked up (no second lookup) */
+     * which the instruction's guard looked up (no second lookup); `resume_entry` is the
+     * resume cache's entry of its resume point, which did not hold it */
     ENTER_RECURSION_LEVEL();
     LOAD_UNIT_STATE_OF(unit);
     PA_STACK_FROM_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer);
     next_instr = code_base + unit->from_cpy[PA_FRAME_NEXT_OFFSET(frame)];
+    CACHE_CALLER_STATE(resume_entry, (const void *)PA_SUSPENDED_RESUME_INSTR(frame));
+    goto frame_started;
+
+start_cached_resumed_frame:
+    /* the same, the entry holding it */
+    ENTER_RECURSION_LEVEL();
+    LOAD_CACHED_STATE(resume_entry);
+    PA_ASSERT(unit == pa_unit_for_code(PA_FRAME_CODE(frame))
+              && next_instr == code_base + unit->from_cpy[PA_FRAME_NEXT_OFFSET(frame)]);
+    PA_STACK_FROM_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer);
     goto frame_started;
 
 start_new_frame:
@@ -5318,15 +5340,26 @@ dispatch_switch:
         frame = pa_gen_enter_inline(tstate, (gen), (sent), frame); \
         PA_LOOP_SET_CURRENT(cframe, frame); \
         pa_stats.inlined_calls++; \
+        resume_entry = gen_entry_; \
+        if (gen_unit_ == NULL) { \
+            goto start_cached_resumed_frame; \
+        } \
         unit = gen_unit_; \
         goto start_resumed_frame; \
     } while (0)
 
+/* A generator pyadapt can resume inline: its resume point in the resume cache
+ * (pa_internal.h; gen_unit_ stays NULL), or its unit looked up, compiled. */
 #define GENERATOR_GUARD(gen) \
     DEOPT_IF(INLINE_REFUSED()); \
     DEOPT_IF(PA_GEN_STATE(gen) >= FRAME_EXECUTING); \
-    pa_unit *gen_unit_ = pa_unit_for_code(PA_GEN_CODE(gen)); \
-    DEOPT_IF(gen_unit_ == NULL || gen_unit_->reject_reason != 0)
+    const void *gen_key_ = (const void *)PA_SUSPENDED_RESUME_INSTR(PA_GEN_FRAME(gen)); \
+    pa_caller_entry *gen_entry_ = &pa_resume_cache[pa_resume_cache_index(gen_key_)]; \
+    pa_unit *gen_unit_ = NULL; \
+    if (!CALLER_CACHED(gen_entry_, gen_key_)) { \
+        gen_unit_ = pa_unit_for_code(PA_GEN_CODE(gen)); \
+        DEOPT_IF(gen_unit_ == NULL || gen_unit_->reject_reason != 0); \
+    }
 
     TARGET(FOR_ITER_GEN) {
         PyGenObject *gen = (PyGenObject *)TOP();

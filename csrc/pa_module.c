@@ -32,6 +32,39 @@ mod_unit_address(PyObject *self, PyObject *arg)
     return PyLong_FromVoidPtr(u != NULL && u->reject_reason == PA_FB_COLD ? NULL : u);
 }
 
+/* The units the return and resume caches' entries name (a tuple of addresses, an entry per
+ * item: "return" or "resume", address), for tests of when the caches are emptied. */
+static PyObject *
+mod_cached_units(PyObject *self, PyObject *noargs)
+{
+    (void)self;
+    (void)noargs;
+    PyObject *out = PyList_New(0);
+    if (out == NULL) {
+        return NULL;
+    }
+    const struct { const char *kind; pa_caller_entry *table; size_t size; } caches[] = {
+        {"return", pa_caller_cache, PA_CALLER_CACHE_SIZE},
+        {"resume", pa_resume_cache, PA_RESUME_CACHE_SIZE},
+    };
+    for (size_t c = 0; c < sizeof(caches) / sizeof(caches[0]); c++) {
+        for (size_t i = 0; i < caches[c].size; i++) {
+            if (caches[c].table[i].lasti == NULL) {
+                continue;
+            }
+            PyObject *item = Py_BuildValue("(sN)", caches[c].kind,
+                                           PyLong_FromVoidPtr(caches[c].table[i].unit));
+            if (item == NULL || PyList_Append(out, item) < 0) {
+                Py_XDECREF(item);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(item);
+        }
+    }
+    return out;
+}
+
 /* A copy of a code object's site records (pa_site_record[], as bytes), taken in one step
  * under the GIL: the array itself may be reallocated by a specialization attempt, or freed
  * by configure(), between any two bytecodes of a Python reader (another thread, a __del__).
@@ -338,6 +371,8 @@ static PyMethodDef pa_module_methods[] = {
      "_configure(specialize, warmup): set the mode and re-quicken every unit"},
     {"unit_address", mod_unit_address, METH_O,
      "address of a code object's unit, or 0 (none yet, or cold)"},
+    {"_cached_units", mod_cached_units, METH_NOARGS,
+     "(cache, unit address) of each entry of the return and resume caches"},
     {"site_records", mod_site_records, METH_O,
      "a copy of a code object's site records (pa_site_record[]) as bytes"},
     {"generic_code", mod_generic_code, METH_O,

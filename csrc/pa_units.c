@@ -98,6 +98,7 @@ pa_unit_adopt(pa_unit *cold, pa_unit *made)
 }
 
 pa_caller_entry pa_caller_cache[PA_CALLER_CACHE_SIZE];
+pa_caller_entry pa_resume_cache[PA_RESUME_CACHE_SIZE];
 
 void
 pa_unit_free(pa_unit *u)
@@ -105,8 +106,13 @@ pa_unit_free(pa_unit *u)
     if (u == NULL) {
         return;
     }
-    /* an entry may name this unit, or a frame of a code object that died (see pa_internal.h) */
-    memset(pa_caller_cache, 0, sizeof(pa_caller_cache));
+    /* an entry may name this unit (see pa_internal.h); most units were never named (code
+     * that ran a few frames under pytest), and emptying 6 KB at each of their deaths cost
+     * more than the flag */
+    if (u->flags & PA_UNIT_CACHED) {
+        memset(pa_caller_cache, 0, sizeof(pa_caller_cache));
+        memset(pa_resume_cache, 0, sizeof(pa_resume_cache));
+    }
     free(u->code);                  /* the block of code, to_cpy, from_cpy and exc */
     pa_site_records_clear(u);
     free(u);

@@ -693,6 +693,80 @@ def test_return_cache_frames_reused_by_other_code():
     check_with_form(main, ["CALL_PY_EXACT_ARGS"])
 
 
+def test_resume_cache_generators_of_code_freed_and_made_again():
+    """A generator resumed inline (FOR_ITER_GEN, SEND_GEN) goes on through the resume cache
+    (pa_resume_cache): keyed by the address of the instruction it goes on at, which names one
+    live code object (the caches are emptied when a unit an entry named is freed).  Generator
+    code is compiled anew each round (exec) in one shape with other constants, and freed, so
+    a later code object can take an earlier one's address -- the same resume points at the
+    same addresses, where a stale entry would give the old constants or a freed unit; two
+    generators of one code are suspended at different yields, and a round's generators stay
+    suspended while other code is made and dies."""
+    def round_(k):
+        ns = {}
+        exec("def leaf(n):\n    for i in range(n):\n        yield i * %d\n"
+             "        yield -%d\n"
+             "def chain(n):\n    yield from leaf(n)\n    yield %d\n" % (k, k, k), ns)
+        a, b = ns["chain"](4), ns["chain"](3)
+        out = [next(a)]                      # a suspended at the first yield, b not started
+        out.append(sum(x for x in b))
+        ns2 = {}
+        exec("def other():\n    return %d\n" % k, ns2)
+        out.append(ns2["other"]())
+        del ns2                               # a unit dies while `a` is suspended
+        out.append(list(a))
+        return out
+
+    def main():
+        return [round_(k) for k in range(30)]
+
+    check_with_form(main, ["FOR_ITER_GEN", "SEND_GEN"])
+
+
+def test_return_and_resume_caches_emptied_when_a_named_unit_dies():
+    """An entry of the return or resume cache names a unit, and its key is an address in that
+    unit's code object: when the code object dies, a later one can take the address, so freeing
+    a unit an entry named empties both caches (pa_unit_free, PA_UNIT_CACHED), while freeing
+    one no entry ever named leaves them as they are."""
+    proc = run_python("""
+import gc, pyadapt
+from pyadapt import _core
+
+def entries(kind, unit):
+    return [k for k, u in _core._cached_units() if k == kind and u == unit]
+
+def make():
+    ns = {}
+    exec("def leaf(n):\\n    for i in range(n):\\n        yield i\\n"
+         "def helper(x):\\n    return x + 1\\n"
+         "def outer(n):\\n    t = 0\\n    for x in leaf(n):\\n        t += helper(x)\\n"
+         "    return t\\n", ns)
+    return ns
+
+ns = make()
+for _ in range(3):
+    assert pyadapt.run(ns["outer"], 20) == 210
+leaf, outer = _core.unit_address(ns["leaf"].__code__), _core.unit_address(ns["outer"].__code__)
+# outer resumes leaf inline (the resume cache names leaf's unit) and helper returns into
+# outer (the return cache names outer's)
+print(bool(entries("resume", leaf)), bool(entries("return", outer)))
+
+# a unit no entry named dies: the entries stay
+other = {}
+exec("def unnamed(x):\\n    return x\\n", other)
+assert _core.compile(other["unnamed"].__code__)
+del other
+gc.collect()
+print(bool(entries("resume", leaf)), bool(entries("return", outer)))
+
+# the named units die: nothing is left in either cache
+del ns
+gc.collect()
+print(_core._cached_units())
+""")
+    assert_subprocess_ok(proc, "True True\nTrue True\n[]\n")
+
+
 # --- the return cache written at the call (frames branch) -------------------------------------
 # These cases were written for a design tried and dropped on the frames branch (an entry per
 # frame address, written at the call); they still break what the cache relies on -- an entry
