@@ -767,6 +767,53 @@ print(_core._cached_units())
     assert_subprocess_ok(proc, "True True\nTrue True\n[]\n")
 
 
+def test_return_cache_callers_that_finish_their_instruction():
+    """A class call's __init__ and a property getter return into a caller suspended at the
+    start of its instruction, which the return then finishes (CALL_PY_CLASS, LOAD_ATTR_PROPERTY:
+    return_to_caller's path that the return cache does not serve, see "The return cache for
+    callers that finish their instruction" in docs/architecture.md).  Each site returns many
+    times, and in between __init__ returns a value (its TypeError), the getter raises, and the
+    class's __init__ is replaced; the results, the exceptions and their traceback lines are
+    native."""
+    def make():
+        class Box:
+            def __init__(self, v):
+                self.v = v
+                if v % 11 == 7:
+                    return v                      # TypeError: should return None
+
+            @property
+            def twice(self):
+                if self.v % 13 == 5:
+                    raise KeyError(self.v)
+                return self.v * 2
+
+        def plain_init(self, v):
+            self.v = -v
+
+        def main():
+            out = []
+            for i in range(60):
+                if i == 40:
+                    Box.__init__ = plain_init
+                try:
+                    b = Box(i)
+                    out.append(b.twice)
+                except (TypeError, KeyError) as e:
+                    tb, lines = e.__traceback__, []
+                    while tb is not None:
+                        lines.append(tb.tb_lineno)
+                        tb = tb.tb_next
+                    out.append((type(e).__name__, str(e), lines))
+            return out
+        return main
+
+    before = {f: hits(f) for f in ("CALL_PY_CLASS", "LOAD_ATTR_PROPERTY")}
+    check(make=make)
+    for form, n in before.items():
+        assert hits(form) > n, f"{form} never ran"
+
+
 # --- the return cache written at the call (frames branch) -------------------------------------
 # These cases were written for a design tried and dropped on the frames branch (an entry per
 # frame address, written at the call); they still break what the cache relies on -- an entry
