@@ -2510,7 +2510,7 @@ dispatch_switch:
             PA_FRAME_STEP_PAST(gen_frame);
             _PyFrame_StackPush(frame, retval);
             const void *lasti = PA_CALLER_KEY(frame);
-            pa_caller_entry *ce = &pa_caller_cache[pa_caller_cache_index(lasti)];
+            pa_caller_entry *ce = &pa_caller_cache[pa_code_address_slot(lasti, PA_CALLER_CACHE_SIZE)];
             if (CALLER_CACHED(ce, lasti)) {
                 LOAD_CACHED_CALLER_STATE(ce);
                 DISPATCH();
@@ -5354,7 +5354,7 @@ dispatch_switch:
     DEOPT_IF(INLINE_REFUSED()); \
     DEOPT_IF(PA_GEN_STATE(gen) >= FRAME_EXECUTING); \
     const void *gen_key_ = (const void *)PA_SUSPENDED_RESUME_INSTR(PA_GEN_FRAME(gen)); \
-    pa_caller_entry *gen_entry_ = &pa_resume_cache[pa_resume_cache_index(gen_key_)]; \
+    pa_caller_entry *gen_entry_ = &pa_resume_cache[pa_code_address_slot(gen_key_, PA_RESUME_CACHE_SIZE)]; \
     pa_unit *gen_unit_ = NULL; \
     if (!CALLER_CACHED(gen_entry_, gen_key_)) { \
         gen_unit_ = pa_unit_for_code(PA_GEN_CODE(gen)); \
@@ -5829,7 +5829,7 @@ handover: {
 return_to_caller: {
     /* `retval` is the result of the inlined call the current frame is suspended in. */
     const void *lasti = PA_CALLER_KEY(frame);
-    pa_caller_entry *ce = &pa_caller_cache[pa_caller_cache_index(lasti)];
+    pa_caller_entry *ce = &pa_caller_cache[pa_code_address_slot(lasti, PA_CALLER_CACHE_SIZE)];
     if (CALLER_CACHED(ce, lasti)) {
         LOAD_CACHED_CALLER_STATE(ce);
         PUSH(retval);

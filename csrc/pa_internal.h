@@ -200,8 +200,9 @@ pa_unit_for_code(PyCodeObject *co)
  * at any depth of a recursion.  An address names one live code object; when a code object
  * dies, its unit is freed and pa_unit_free empties the cache (when the unit is
  * PA_UNIT_CACHED: an entry's key lies in the code object of the unit it names, so a unit no
- * entry ever named leaves none behind), before another code object can take the address.  configure()'s re-quickening rewrites a unit's code in place (the
- * pointers stay valid).  GIL-protected. */
+ * entry ever named leaves none behind), before another code object can take the address.
+ * configure()'s re-quickening rewrites a unit's code in place (the pointers stay valid).
+ * GIL-protected. */
 typedef struct {
     _Alignas(64) const void *lasti;   /* PA_CALLER_KEY(frame) at the return; NULL: empty */
     pa_unit *unit;
@@ -212,28 +213,24 @@ typedef struct {
 } pa_caller_entry;
 #define PA_CALLER_CACHE_SIZE 64
 extern pa_caller_entry pa_caller_cache[PA_CALLER_CACHE_SIZE];
+/* The entry of a table of `size` (a power of two) for a key that is a bytecode address:
+ * code units are 2 bytes, and the keys of one table lie at least an instruction apart. */
 static inline size_t
-pa_caller_cache_index(const void *lasti)
+pa_code_address_slot(const void *key, size_t size)
 {
-    /* code units are 2 bytes; call sites lie at least a few units apart */
-    return ((uintptr_t)lasti >> 1) & (PA_CALLER_CACHE_SIZE - 1);
+    return ((uintptr_t)key >> 1) & (size - 1);
 }
 
 /* The resume cache: the same registers for a suspended generator or coroutine that
  * FOR_ITER_GEN or SEND_GEN run inline, so that a resume neither looks its unit up nor reads
  * from_cpy (what a native resume does not touch either: it jumps to the frame's instruction
- * pointer).  Keyed by the instruction the frame goes on at (PA_SUSPENDED_RESUME_INSTR: the RESUME
- * after its yield, or the first one of a new generator), and valid as the return cache is
- * (an address names one live code object, whose unit is PA_UNIT_CACHED).  A table of its own:
- * a resume key and a return key mean different places (the instruction itself against the one
- * after it), and a generator pipeline fills both. */
+ * pointer).  Keyed by the instruction the frame goes on at (PA_SUSPENDED_RESUME_INSTR: the
+ * RESUME after its yield, or the first one of a new generator), and valid as the return cache
+ * is (an address names one live code object, whose unit is PA_UNIT_CACHED).  A table of its
+ * own: a resume key and a return key mean different places (the instruction itself against
+ * the one after it), and a generator pipeline fills both. */
 #define PA_RESUME_CACHE_SIZE 32
 extern pa_caller_entry pa_resume_cache[PA_RESUME_CACHE_SIZE];
-static inline size_t
-pa_resume_cache_index(const void *key)
-{
-    return ((uintptr_t)key >> 1) & (PA_RESUME_CACHE_SIZE - 1);
-}
 
 /* The shared attribute table: what a megamorphic site (LOAD_ATTR_INSTANCE_VALUE_MEGA,
  * LOAD_METHOD_WITH_VALUES_MEGA) knows of each (type version, name) it has met, one table per

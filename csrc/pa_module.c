@@ -32,8 +32,8 @@ mod_unit_address(PyObject *self, PyObject *arg)
     return PyLong_FromVoidPtr(u != NULL && u->reject_reason == PA_FB_COLD ? NULL : u);
 }
 
-/* The units the return and resume caches' entries name (a tuple of addresses, an entry per
- * item: "return" or "resume", address), for tests of when the caches are emptied. */
+/* The units the return and resume caches' entries name: a list of ("return" or "resume",
+ * unit address), an item per entry in use, for tests of when the caches are emptied. */
 static PyObject *
 mod_cached_units(PyObject *self, PyObject *noargs)
 {
