@@ -118,3 +118,30 @@ def test_standard_benchmark_runs_under_pyadapt_and_a_native_worker_is_caught(tmp
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lost = pyperf.BenchmarkSuite.load(str(tmp_path / "lost.json"))
     assert "ran natively" in standard.check(lost, "adaptive")
+
+
+def test_steady_times_each_mode_and_proves_pyadapt_ran():
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYADAPT")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench.steady", "--workloads", "fib,generators", "--rounds", "2",
+         "--calls", "2", "--modes", "native,generic,adaptive", "--tiny"],
+        capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = [line.split() for line in proc.stdout.splitlines()]
+    modes = {(r[0], r[1]) for r in rows if len(r) >= 7}
+    assert {("fib", "native"), ("fib", "generic"), ("fib", "adaptive"),
+            ("generators", "adaptive")} <= modes
+    assert "round 2 of 2" in proc.stderr
+
+
+def test_steady_child_fails_when_pyadapt_runs_no_frame():
+    # the child's proof that pyadapt ran: a child whose pyadapt.run evaluates nothing (a
+    # stand-in that calls the function natively) must fail, not report native times
+    code = ("import sys, pyadapt; sys.argv[0] = 'steady'; "
+            "pyadapt.run = lambda f, *a: f(*a); "
+            "from bench import steady; steady.child('fib', 'adaptive', 1, False, '', True)")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYADAPT")}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=120)
+    assert proc.returncode != 0
+    assert "ran no frame" in proc.stderr
