@@ -1531,6 +1531,12 @@ const int pa_counts_instructions = 0;
     } while (0)
 #define PA_CACHED_PTR(cache) \
     ((PyObject *)(uintptr_t)(((uint64_t)(cache)->descr_hi << 32) | (cache)->descr_lo))
+/* LOAD_METHOD_WITH_VALUES_MEGA's last entry of the shared attribute table (not an object) */
+#define PA_MEMO_ENTRY(cache) \
+    ((pa_attr_entry *)(uintptr_t)(((uint64_t)(cache)->descr_hi << 32) | (cache)->descr_lo))
+#define PA_SET_MEMO_ENTRY(cache, e) \
+    ((cache)->descr_lo = (uint32_t)(uintptr_t)(e), \
+     (cache)->descr_hi = (uint32_t)((uint64_t)(uintptr_t)(e) >> 32))
 
 /* Tracing is on and CPython's loop can take this frame over: the entry frame, or one on the
  * thread's frame stack (a generator run inline goes back to its caller first). */
@@ -3809,17 +3815,33 @@ dispatch_switch:
     } while (0)
 
     PURE_TARGET(LOAD_ATTR_INSTANCE_VALUE_MEGA) {
-        /* the values index of the owner's type from the shared attribute table, filled for
-         * a type the first time the site meets it */
+        /* the values index of the owner's type: from the site's own three type slots, else
+         * from the shared attribute table (filled for a type the first time the site meets
+         * it), whose answer then takes the slot of the type's version modulo 3 -- one store,
+         * no duplicates, and of richards' four task classes (consecutive versions) two keep
+         * their slots where a most-recent-first order would lose all four in turn */
+        pa_cache_load_attr *cache = (pa_cache_load_attr *)next_instr;
         PyObject *owner = TOP();
-        PyObject *name = GETITEM(names, oparg);
         uint32_t tv = Py_TYPE(owner)->tp_version_tag;
-        pa_attr_entry *e = pa_attr_find(PA_ATTR_VALUE, tv, name);
-        if (e == NULL) {
-            FILL_ATTR_ENTRY(e, owner, name, PA_ATTR_VALUE,
-                            ((pa_cache_load_attr *)next_instr)->index);
+        uint32_t slot = pa_type_slot_find3(tv, cache->type_version, cache->descr_lo,
+                                           cache->descr_hi);
+        if (slot == PA_TYPE_SLOT_FREE) {
+            PyObject *name = GETITEM(names, oparg);
+            pa_attr_entry *e = pa_attr_find(PA_ATTR_VALUE, tv, name);
+            if (e == NULL) {
+                FILL_ATTR_ENTRY(e, owner, name, PA_ATTR_VALUE, cache->index);
+            }
+            if (!PA_TYPE_SLOT_FITS(tv, e->aux)) {
+                LOAD_INSTANCE_VALUE(owner, e->aux);
+            }
+            slot = PA_TYPE_SLOT(tv, e->aux);
+            switch (tv % 3) {
+            case 0: cache->type_version = slot; break;
+            case 1: cache->descr_lo = slot; break;
+            default: cache->descr_hi = slot; break;
+            }
         }
-        LOAD_INSTANCE_VALUE(owner, e->aux);
+        LOAD_INSTANCE_VALUE(owner, PA_TYPE_SLOT_INDEX(slot));
     }
 
     PURE_TARGET(LOAD_ATTR_WITH_HINT) {
@@ -3981,15 +4003,25 @@ dispatch_switch:
 
     PURE_TARGET(LOAD_METHOD_WITH_VALUES_MEGA) {
         /* LOAD_METHOD_WITH_VALUES's guards with the type's entry of the shared attribute
-         * table for the site's cache: refilled when the type's shared keys changed */
+         * table for the site's cache: refilled when the type's shared keys changed.  The
+         * site keeps the entry it used last (`descr_lo`/`descr_hi`: a pointer into the table,
+         * NULL at first), which saves the hash when the next owner's type is the same: an
+         * entry is for this site's type and name only while its own fields say so. */
+        pa_cache_load_method *cache = (pa_cache_load_method *)next_instr;
         PyObject *self = TOP();
         PyObject *name = GETITEM(names, oparg);
         PyTypeObject *tp = Py_TYPE(self);
         uint32_t tv = tp->tp_version_tag;
-        pa_attr_entry *e = pa_attr_find(PA_ATTR_METHOD, tv, name);
+        pa_attr_entry *e = PA_MEMO_ENTRY(cache);
+        if (e == NULL || e->type_version != tv || e->name != name) {
+            e = pa_attr_find(PA_ATTR_METHOD, tv, name);
+            if (e != NULL) {
+                PA_SET_MEMO_ENTRY(cache, e);
+            }
+        }
         if (e == NULL || ((PyHeapTypeObject *)tp)->ht_cached_keys->dk_version != e->aux) {
-            FILL_ATTR_ENTRY(e, self, name, PA_ATTR_METHOD,
-                            ((pa_cache_load_method *)next_instr)->keys_version);
+            FILL_ATTR_ENTRY(e, self, name, PA_ATTR_METHOD, cache->keys_version);
+            PA_SET_MEMO_ENTRY(cache, e);
         }
         DEOPT_IF(PA_MANAGED_DICT(self) != NULL);
         STAT_HIT();

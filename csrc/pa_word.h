@@ -87,6 +87,17 @@ pa_type_slot_find(uint32_t version, uint32_t a, uint32_t b)
     return PA_TYPE_SLOT_VERSION(b) == version ? b : PA_TYPE_SLOT_FREE;
 }
 
+/* The slot of `a`, `b`, `c` that holds type version `version`, or PA_TYPE_SLOT_FREE (as
+ * pa_type_slot_find). */
+static inline uint32_t
+pa_type_slot_find3(uint32_t version, uint32_t a, uint32_t b, uint32_t c)
+{
+    if (PA_TYPE_SLOT_VERSION(a) == version) {
+        return a;
+    }
+    return pa_type_slot_find(version, b, c);
+}
+
 /* The counter and the hit count of the instruction whose word is at `instr`: fields of its
  * cache head (pa_cache_head, pa_caches.h, which the including file includes), indexed as
  * code units rather than through a struct pointer, which keeps the loop's machine code

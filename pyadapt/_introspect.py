@@ -241,6 +241,9 @@ _POINTER_FORMS = {
     "LOAD_SUPER_METHOD_INSTANCE": ("descr", None),
     "LOAD_SUPER_METHOD_CLASS": ("descr", None),
 }
+# LOAD_ATTR_INSTANCE_VALUE_MEGA keeps types it met in its own fields, as type slots, each in
+# the field of its version modulo 3 (the shared attribute table holds all of them)
+_MEMO_SLOTS = {"LOAD_ATTR_INSTANCE_VALUE_MEGA": ("type_version", "descr_lo", "descr_hi")}
 _EXTRA_VERSIONS = {
     "LOAD_ATTR_INSTANCE_VALUE": ("type_version", "type", ("descr_lo", "descr_hi")),
     "STORE_ATTR_INSTANCE_VALUE": ("type_version", "type", ("version_2", "version_3")),
@@ -325,6 +328,12 @@ def _cache_lines(code, ins, objects):
                 detail += ", backoff %d" % _word.backoff(value)
             if _word.failure_kind(value):
                 detail += ", last failure: %s" % _FAIL_NAMES[_word.failure_kind(value)]
+        elif field in _MEMO_SLOTS.get(ins.opname, ()):
+            if _word.type_slot_version(value) == 0:
+                detail = "type met: free"
+            else:
+                detail = "type met: version %d, index %d" % (
+                    _word.type_slot_version(value), _word.type_slot_index(value))
         elif field in extra and what == "type":
             if _word.type_slot_version(value) == 0:
                 detail = "type %d: free" % (extra.index(field) + 2)
@@ -336,6 +345,13 @@ def _cache_lines(code, ins, objects):
             detail = "%s version %d" % (what, extra.index(field) + 2)
             if value == fields[first]:
                 detail += ", free: repeats %s" % first
+        elif field == "descr_lo" and ins.opname == "LOAD_METHOD_WITH_VALUES_MEGA":
+            # the shared attribute table's entry the site used last (not an object)
+            address = fields["descr_hi"] << 32 | value
+            detail = "the shared table's entry used last" if address else "no table entry yet"
+            out.append((offset, "descr=%#x" % address, detail))
+            k += 1          # the _hi half is part of this value
+            continue
         elif field.endswith("_lo") and field[:-3] + "_hi" in fields:
             stem = field[:-3]
             address = fields[stem + "_hi"] << 32 | value

@@ -15,7 +15,12 @@ import pytest
 import pyadapt
 from harness import DEFAULT_CONFIG, check
 
+from pyadapt import _word
+
 ATTR = "LOAD_ATTR_INSTANCE_VALUE_MEGA"
+# LOAD_ATTR_INSTANCE_VALUE_MEGA's own type slots: types it met, each in the slot of its
+# version modulo 3
+MEMO_FIELDS = ("type_version", "descr_lo", "descr_hi")
 METHOD = "LOAD_METHOD_WITH_VALUES_MEGA"
 EMPTY = {"hits": 0, "misses": 0, "deopts": 0}
 
@@ -26,7 +31,7 @@ def fresh(func):
     import types
     fresh.made += 1
     code = func.__code__.replace(co_name="%s_%d" % (func.__name__, fresh.made))
-    return types.FunctionType(code, func.__globals__, func.__name__)
+    return types.FunctionType(code, func.__globals__, func.__name__, func.__defaults__)
 
 
 fresh.made = 0
@@ -48,35 +53,38 @@ def adaptive(func, *args, warmup=2, runs=3):
         pyadapt.configure(**DEFAULT_CONFIG)
 
 
-class Node:
-    def __init__(self, v):
+def family(base="FNode", sub="F%d", other="FReordered"):
+    """Node's family of classes: a base whose __init__ sets v then w, five subclasses sharing
+    it (the attributes at the same index), each with a kind(), and a class that sets w first
+    (v at another index).  The module's own is N1 ... N5 and Reordered; a test that changes
+    classes takes a new family (CPython 3.13 gives a class at most 1,000 versions, and nothing
+    of it is left changed for the next test)."""
+    def init(self, v):
         self.v = v
         self.w = -v
 
-    def weight(self):
-        return self.w
-
-
-# five subclasses sharing Node.__init__ (the attributes at the same index), each with a kind()
-N1, N2, N3, N4, N5 = [type("N%d" % k, (Node,), {"kind": lambda self, k=k: k})
-                      for k in range(1, 6)]
-
-
-class Reordered:
-    # v at another index than in Node's instances
-    def __init__(self, v):
+    def init_reordered(self, v):
         self.w = -v
         self.v = v
 
     def weight(self):
         return self.w
 
-    def kind(self):
-        return 6
+    node = type(base, (), {"__init__": init, "weight": weight})
+    subs = [type(sub % k, (node,), {"kind": lambda self, k=k: k}) for k in range(1, 6)]
+    reordered = type(other, (), {"__init__": init_reordered, "weight": weight,
+                                 "kind": lambda self: 6})
+    return subs + [reordered]
 
 
-def nodes():
-    return [N1(1), N2(2), N3(3), N4(4), N5(5), Reordered(6)]
+N1, N2, N3, N4, N5, Reordered = family("Node", "N%d", "Reordered")
+Node = N1.__base__
+
+
+def nodes(classes=None):
+    """An instance of each class of a family: N1 ... N5 and Reordered, or another family's
+    (family())."""
+    return [cls(k + 1) for k, cls in enumerate(classes or (N1, N2, N3, N4, N5, Reordered))]
 
 
 def walk(n):
@@ -114,10 +122,22 @@ def test_dis_shows_the_forms_without_a_site_cache():
         pyadapt.configure(**DEFAULT_CONFIG)
     assert mega, forms_of(walk)
     for ins in mega:
-        # the site's own type fields are emptied: the table holds the types
         caches = dict(ins.caches)
-        assert caches.get("type_version") == 0, (ins.opname, caches)
-    assert ATTR in out.getvalue() and METHOD in out.getvalue()
+        if ins.opname == METHOD:
+            # the site's own type fields are emptied: the table holds the types
+            assert caches.get("type_version") == 0, (ins.opname, caches)
+        else:
+            # the attribute load's three type slots hold types it met, each in the slot of
+            # its version modulo 3, with the attribute's index in its instances (v: 0 in
+            # Node's subclasses, 1 in Reordered's; w the other way round)
+            slots = [caches[f] for f in MEMO_FIELDS]
+            held = [(k, _word.type_slot_version(x), _word.type_slot_index(x))
+                    for k, x in enumerate(slots) if x]
+            assert held and all(v % 3 == k for k, v, _ in held), (ins.argval, slots)
+            assert all(index in (0, 1) for _, _, index in held), held
+    text = out.getvalue()
+    assert ATTR in text and METHOD in text
+    assert "type met: version" in text, text
 
 
 def break_after(n, change):
@@ -144,11 +164,11 @@ def delete_value(objs):
 
 
 def property_on_class(objs):
-    N2.v = property(lambda self: 1000)         # a data descriptor wins over the value
+    type(objs[1]).v = property(lambda self: 1000)   # N2: a data descriptor wins over the value
 
 
 def method_replaced(objs):
-    N1.kind = lambda self: -1                  # N1's version changes: the entry is refilled
+    type(objs[0]).kind = lambda self: -1       # N1's version changes: the entry is refilled
 
 
 def method_shadowed(objs):
@@ -156,16 +176,16 @@ def method_shadowed(objs):
 
 
 def class_assigned(objs):
-    objs[0].__class__ = N2                     # an N1 instance read as N2 now
+    objs[0].__class__ = type(objs[1])          # an N1 instance read as N2 now
 
 
 def getattribute_added(objs):
-    N4.__getattribute__ = lambda self, name: ("ga", name) if name == "v" else \
+    type(objs[3]).__getattribute__ = lambda self, name: ("ga", name) if name == "v" else \
         object.__getattribute__(self, name)
 
 
 def base_method_replaced(objs):
-    Node.weight = lambda self: 7               # every subclass's version changes
+    type(objs[0]).__base__.weight = lambda self: 7  # every subclass's version changes
 
 
 BREAKS = [materialize_dict, delete_value, property_on_class, method_replaced, method_shadowed,
@@ -209,6 +229,181 @@ def test_guards(change):
         assert s.get(ATTR, EMPTY)["hits"] > 0 and s.get(METHOD, EMPTY)["hits"] > 0, s
     finally:
         _restore()
+
+
+def memo_walk(n, change, classes=None):
+    """o.v over four classes (the site goes megamorphic), then over three -- N1, N3 and
+    Reordered, whose v is at another index -- that its own type slots take (as far as their
+    versions modulo 3 differ), with `change` run once halfway through the second part; every
+    outcome recorded."""
+    objs = nodes(classes)
+    out = []
+    for i in range(n):
+        if i == n // 2:
+            change(objs)
+        o = objs[i % 4] if i < 40 else objs[(0, 2, 5)[i % 3]]
+        try:
+            out.append((o.v, o.weight()))
+        except AttributeError as exc:
+            out.append(str(exc))
+    return out
+
+
+def memo_delete_value(objs):
+    del objs[0].v                              # an empty slot in an N1 instance's values
+
+
+def memo_property_on_class(objs):
+    type(objs[2]).v = property(lambda self: 1000)   # N3's version changes: its slot is stale
+
+
+def memo_getattribute_added(objs):
+    type(objs[5]).__getattribute__ = lambda self, name: ("ga", name) if name == "v" else \
+        object.__getattribute__(self, name)
+
+
+def memo_class_assigned(objs):
+    objs[5].__class__ = type(objs[1])          # a fourth type, v at index 0 where it had 1
+
+
+MEMO_BREAKS = [materialize_dict, memo_delete_value, memo_property_on_class,
+               memo_getattribute_added, memo_class_assigned, base_method_replaced]
+
+
+def unchanged(objs):
+    pass
+
+
+def hits_of_a_family(walker, n, form, least):
+    """walker(n, unchanged, classes) natively and in every mode (check), then three times
+    adaptively on a new family each, in a fresh copy of walker: the native answer each time,
+    `form` among its forms with at least `least` hits and no miss; the copy."""
+    check(make=lambda: (lambda: walker(n, unchanged, family())))
+    walker_ = fresh(walker)
+    pyadapt.configure(specialize=True, warmup=2)
+    try:
+        pyadapt.reset_stats()
+        for _ in range(3):
+            assert pyadapt.run(walker_, n, unchanged, family()) == walker(n, unchanged, family())
+        s = pyadapt.stats()["specialized"].get(form, EMPTY)
+    finally:
+        pyadapt.configure(**DEFAULT_CONFIG)
+    assert form in forms_of(walker_)
+    assert s["hits"] >= least and s["misses"] == 0, s
+    return walker_
+
+
+def test_own_slots_hold_the_types_met_last():
+    walk_ = hits_of_a_family(memo_walk, 240, ATTR, 400)
+    # the o.v site: its slots hold types of the second part, each in the slot of its version
+    # modulo 3 (two of the three may share one), with v's index in its instances
+    ov = [i for i in pyadapt.get_instructions(walk_) if i.opname == ATTR and i.argval == "v"]
+    assert len(ov) == 1, ov
+    slots = [dict(ov[0].caches)[f] for f in MEMO_FIELDS]
+    held = [(k, _word.type_slot_version(x), _word.type_slot_index(x))
+            for k, x in enumerate(slots) if x]
+    assert held, slots
+    assert all(version % 3 == k for k, version, _ in held), held
+    assert {index for _, _, index in held} <= {0, 1}, held
+
+
+def guards_of_a_family(walker, change, form):
+    """walker(240, change, classes) on a new family natively and in every mode (check), and
+    adaptively after a run without the change, so that the site is megamorphic and holds types
+    when the change comes: the native answer, and hits of `form`."""
+    check(make=lambda: (lambda: walker(240, change, family())))
+    want = walker(240, change, family())
+    classes = family()
+    pyadapt.configure(specialize=True, warmup=2)
+    try:
+        pyadapt.reset_stats()
+        walker_ = fresh(walker)
+        pyadapt.run(walker_, 240, unchanged, classes)
+        got = pyadapt.run(walker_, 240, change, classes)
+        s = pyadapt.stats()["specialized"]
+    finally:
+        pyadapt.configure(**DEFAULT_CONFIG)
+    assert got == want
+    assert s.get(form, EMPTY)["hits"] > 0, s
+
+
+@pytest.mark.parametrize("change", MEMO_BREAKS, ids=lambda f: f.__name__)
+def test_own_slots_guards(change):
+    guards_of_a_family(memo_walk, change, ATTR)
+
+
+def runs_after(n, change, classes=None):
+    """break_after's loop with the objects met in runs of four: a megamorphic method load
+    then sees the type it saw last, which its table entry kept from the last time answers
+    without a lookup."""
+    objs = nodes(classes)
+    out = []
+    for i in range(n):
+        if i == n // 2:
+            change(objs)
+        o = objs[(i // 4) % len(objs)]
+        try:
+            out.append((o.v, o.kind(), o.weight()))
+        except AttributeError as exc:
+            out.append(str(exc))
+    return out
+
+
+def test_method_site_keeps_the_entry_it_used_last():
+    walk_ = hits_of_a_family(runs_after, 480, METHOD, 600)
+    sites = [dict(i.caches) for i in pyadapt.get_instructions(walk_) if i.opname == METHOD]
+    assert sites and all(c["descr_lo"] or c["descr_hi"] for c in sites), sites
+
+
+@pytest.mark.parametrize("change", BREAKS, ids=lambda f: f.__name__)
+def test_method_entry_kept_guards(change):
+    guards_of_a_family(runs_after, change, METHOD)
+
+
+def _many_method_sites(k_names):
+    """Two classes with k_names methods each, and one function per method name calling it:
+    `calls[k](obj)` is `obj.m<k>()`, a method load site of its own."""
+    def init(self):
+        self.x = 1
+
+    classes = [type(tag, (), {"__init__": init,
+                              **{"m%d" % k: (lambda self, k=k, tag=tag: (tag, k))
+                                 for k in range(k_names)}})
+               for tag in ("A", "B")]
+    ns = {}
+    exec("\n".join("def f%d(o):\n    return o.m%d()" % (k, k) for k in range(k_names)), ns)
+    return classes, [ns["f%d" % k] for k in range(k_names)]
+
+
+def test_method_entry_kept_is_checked_for_its_name():
+    # More (type, name) pairs than the table has entries: an entry a site kept is taken over
+    # by another name of the same type, and the site must see that the name differs.
+    k_names = 1500          # the table holds 2 x 512 method entries
+    (A, B), calls = _many_method_sites(k_names)
+    a, b = A(), B()
+    pyadapt.configure(specialize=True, warmup=2)
+    try:
+        def drive():
+            out = []
+            for f in calls:
+                for _ in range(3):
+                    f(a)                    # specialized for A ...
+                for _ in range(120):
+                    r = f(b)                # ... then B misses, deoptimizes and specializes
+                out.append(r)               # for B: the site becomes megamorphic
+            for f in calls:
+                out.append(f(a))            # A's entries, one per name, and each site keeps its own
+            for f in calls:
+                out.append(f(a))            # many of them taken over by now
+            return out
+
+        got = pyadapt.run(drive)
+        mega = sum(METHOD in {i.opname for i in pyadapt.get_instructions(f)} for f in calls)
+    finally:
+        pyadapt.configure(**DEFAULT_CONFIG)
+    want = [("B", k) for k in range(k_names)] + [("A", k) for k in range(k_names)] * 2
+    assert got == want
+    assert mega == k_names, mega
 
 
 def fresh_classes(n):
