@@ -1529,14 +1529,10 @@ const int pa_counts_instructions = 0;
         pa_stats.inlined_calls++; \
         goto start_new_frame; \
     } while (0)
-#define PA_CACHED_PTR(cache) \
-    ((PyObject *)(uintptr_t)(((uint64_t)(cache)->descr_hi << 32) | (cache)->descr_lo))
+#define PA_CACHED_PTR(cache) ((PyObject *)pa_read_ptr((cache)->descr_lo, (cache)->descr_hi))
 /* LOAD_METHOD_WITH_VALUES_MEGA's last entry of the shared attribute table (not an object) */
-#define PA_MEMO_ENTRY(cache) \
-    ((pa_attr_entry *)(uintptr_t)(((uint64_t)(cache)->descr_hi << 32) | (cache)->descr_lo))
-#define PA_SET_MEMO_ENTRY(cache, e) \
-    ((cache)->descr_lo = (uint32_t)(uintptr_t)(e), \
-     (cache)->descr_hi = (uint32_t)((uint64_t)(uintptr_t)(e) >> 32))
+#define PA_MEMO_ENTRY(cache) ((pa_attr_entry *)pa_read_ptr((cache)->descr_lo, (cache)->descr_hi))
+#define PA_SET_MEMO_ENTRY(cache, e) pa_write_ptr(&(cache)->descr_lo, &(cache)->descr_hi, (e))
 
 /* Tracing is on and CPython's loop can take this frame over: the entry frame, or one on the
  * thread's frame stack (a generator run inline goes back to its caller first). */
@@ -5033,8 +5029,7 @@ dispatch_switch:
         DEOPT_IF(INLINE_REFUSED());
         PyTypeObject *tp = (PyTypeObject *)function;
         DEOPT_IF(tp->tp_version_tag != cache->func_version);
-        PyFunctionObject *init = (PyFunctionObject *)(uintptr_t)
-            (((uint64_t)cache->init_hi << 32) | cache->init_lo);
+        PyFunctionObject *init = pa_read_ptr(cache->init_lo, cache->init_hi);
         DEOPT_IF(init->func_version != cache->min_args);
         PyCodeObject *init_code = (PyCodeObject *)init->func_code;
         DEOPT_IF(init_code->co_argcount != total_args + 1);
@@ -5609,8 +5604,7 @@ dispatch_switch:
 #define SUPER_GUARD_CLASS(cache, self) \
     DEOPT_IF(!PyType_Check(self)); \
     SUPER_GUARD(cache, ((PyTypeObject *)(self))->tp_version_tag)
-#define PA_SUPER_CLASS(cache) \
-    ((PyObject *)(uintptr_t)(((uint64_t)(cache)->class_hi << 32) | (cache)->class_lo))
+#define PA_SUPER_CLASS(cache) ((PyObject *)pa_read_ptr((cache)->class_lo, (cache)->class_hi))
 /* Drop super, the class and obj (the top three); push res, or raise if it is NULL. */
 #define SUPER_FINISH(res, push_null) \
     do { \

@@ -230,14 +230,6 @@ pa_keys_index(PyDictKeysObject *keys, PyObject *name)
 /* ---- outcome bookkeeping ---- */
 
 static void
-write_ptr(uint32_t *lo, uint32_t *hi, void *ptr)
-{
-    uint64_t v = (uint64_t)(uintptr_t)ptr;
-    *lo = (uint32_t)v;
-    *hi = (uint32_t)(v >> 32);
-}
-
-static void
 success(uint32_t *instr, int op)
 {
     int family = pa_family_of[op];
@@ -449,7 +441,7 @@ class_attr(PyObject *owner, PyObject *name, uint32_t *version_field, uint32_t *l
         return PA_FAIL_MUTABLE_DESCR_CLASS;    /* cached as a plain value, it could gain __get__ */
     }
     *version_field = version;
-    write_ptr(lo, hi, descr);
+    pa_write_ptr(lo, hi, descr);
     return PA_FAIL_NONE;
 }
 
@@ -572,7 +564,7 @@ specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
         }
         cache->type_version = version;
         cache->index = pa_func_version((PyFunctionObject *)getattribute);
-        write_ptr(&cache->descr_lo, &cache->descr_hi, getattribute);
+        pa_write_ptr(&cache->descr_lo, &cache->descr_hi, getattribute);
         success(instr, PA_LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN);
         return;
     }
@@ -601,7 +593,7 @@ specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
             cache->type_version = version;
             cache->index = pa_func_version((PyFunctionObject *)fget);
             /* the property, not fget: the handler re-reads the getter (property.__init__) */
-            write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
+            pa_write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
             success(instr, PA_LOAD_ATTR_PROPERTY);
             return;
         }
@@ -623,7 +615,7 @@ specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
                 goto done;
             }
             cache->type_version = version;
-            write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
+            pa_write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
             success(instr, PA_LOAD_ATTR_NONDESCRIPTOR_NO_DICT);
             return;
         }
@@ -632,7 +624,7 @@ specialize_load_attr(PyObject *owner, PyObject *name, uint32_t *instr)
             goto done;
         }
         cache->type_version = version;
-        write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
+        pa_write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
         success(instr, PA_LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES);
         return;
     }
@@ -694,7 +686,7 @@ specialize_load_method(PyObject *owner, PyObject *name, uint32_t *instr)
         goto done;
     }
     cache->type_version = version;
-    write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
+    pa_write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
     if (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) {
         kind = shared_keys_without(owner, name, &cache->keys_version);
         if (kind == PA_FAIL_DICT_MATERIALIZED) {
@@ -886,8 +878,7 @@ pa_attr_table_fill(PyObject *owner, PyObject *name, uint32_t *instr, int kind)
                                                name);
             pa_cache_load_method *c = (pa_cache_load_method *)(scratch + 1);
             if (form == PA_LOAD_METHOD_WITH_VALUES) {
-                PyObject *descr = (PyObject *)(uintptr_t)(
-                    (uint64_t)c->descr_lo | ((uint64_t)c->descr_hi << 32));
+                PyObject *descr = pa_read_ptr(c->descr_lo, c->descr_hi);
                 e = attr_entry_put(kind, c->type_version, c->keys_version, name, descr);
             }
         }
@@ -1524,7 +1515,7 @@ specialize_call(PyObject *callable, uint32_t *instr, int nargs, PyObject *kwname
             }
             cache->func_version = version;    /* the class's type version */
             cache->min_args = pa_func_version((PyFunctionObject *)init);
-            write_ptr(&cache->init_lo, &cache->init_hi, init);
+            pa_write_ptr(&cache->init_lo, &cache->init_hi, init);
             success(instr, PA_CALL_PY_CLASS);
             return;
         }
@@ -1769,8 +1760,8 @@ specialize_load_super(PyObject *global_super, PyObject *klass, PyObject *self, P
         return;
     }
     cache->type_version = version;
-    write_ptr(&cache->class_lo, &cache->class_hi, klass);
-    write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
+    pa_write_ptr(&cache->class_lo, &cache->class_hi, klass);
+    pa_write_ptr(&cache->descr_lo, &cache->descr_hi, descr);
     if (method) {
         success(instr, of_class ? PA_LOAD_SUPER_METHOD_CLASS : PA_LOAD_SUPER_METHOD_INSTANCE);
     }

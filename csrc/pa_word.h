@@ -98,6 +98,21 @@ pa_type_slot_find3(uint32_t version, uint32_t a, uint32_t b, uint32_t c)
     return pa_type_slot_find(version, b, c);
 }
 
+/* A pointer in two cache units (lo, hi): a cached object, or LOAD_METHOD_WITH_VALUES_MEGA's
+ * table entry.  The only code that splits or joins one. */
+static inline void *
+pa_read_ptr(uint32_t lo, uint32_t hi)
+{
+    return (void *)(uintptr_t)(((uint64_t)hi << 32) | lo);
+}
+static inline void
+pa_write_ptr(uint32_t *lo, uint32_t *hi, const void *ptr)
+{
+    uint64_t v = (uint64_t)(uintptr_t)ptr;
+    *lo = (uint32_t)v;
+    *hi = (uint32_t)(v >> 32);
+}
+
 /* The counter and the hit count of the instruction whose word is at `instr`: fields of its
  * cache head (pa_cache_head, pa_caches.h, which the including file includes), indexed as
  * code units rather than through a struct pointer, which keeps the loop's machine code

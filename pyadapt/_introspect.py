@@ -244,6 +244,9 @@ _POINTER_FORMS = {
 # LOAD_ATTR_INSTANCE_VALUE_MEGA keeps types it met in its own fields, as type slots, each in
 # the field of its version modulo 3 (the shared attribute table holds all of them)
 _MEMO_SLOTS = {"LOAD_ATTR_INSTANCE_VALUE_MEGA": ("type_version", "descr_lo", "descr_hi")}
+# LOAD_METHOD_WITH_VALUES_MEGA keeps the shared table's entry it used last in descr_lo/descr_hi
+# (an address in pyadapt's table, not an object)
+_MEMO_ENTRY_FORMS = {"LOAD_METHOD_WITH_VALUES_MEGA"}
 _EXTRA_VERSIONS = {
     "LOAD_ATTR_INSTANCE_VALUE": ("type_version", "type", ("descr_lo", "descr_hi")),
     "STORE_ATTR_INSTANCE_VALUE": ("type_version", "type", ("version_2", "version_3")),
@@ -308,6 +311,13 @@ class _ClassAttributes:
         return "%s = %s" % (where, text)
 
 
+def _type_slot_detail(label, slot):
+    if _word.type_slot_version(slot) == 0:
+        return "%s: free" % label
+    return "%s: version %d, index %d" % (label, _word.type_slot_version(slot),
+                                         _word.type_slot_index(slot))
+
+
 def _cache_lines(code, ins, objects):
     """(offset, text, detail) per line of an instruction's inline cache: one line per field,
     a (lo, hi) pair as one value, decoded to the object it names where the form reads it as a
@@ -329,24 +339,14 @@ def _cache_lines(code, ins, objects):
             if _word.failure_kind(value):
                 detail += ", last failure: %s" % _FAIL_NAMES[_word.failure_kind(value)]
         elif field in _MEMO_SLOTS.get(ins.opname, ()):
-            if _word.type_slot_version(value) == 0:
-                detail = "type met: free"
-            else:
-                detail = "type met: version %d, index %d" % (
-                    _word.type_slot_version(value), _word.type_slot_index(value))
+            detail = _type_slot_detail("type met", value)
         elif field in extra and what == "type":
-            if _word.type_slot_version(value) == 0:
-                detail = "type %d: free" % (extra.index(field) + 2)
-            else:
-                detail = "type %d: version %d, index %d" % (
-                    extra.index(field) + 2, _word.type_slot_version(value),
-                    _word.type_slot_index(value))
+            detail = _type_slot_detail("type %d" % (extra.index(field) + 2), value)
         elif field in extra:
             detail = "%s version %d" % (what, extra.index(field) + 2)
             if value == fields[first]:
                 detail += ", free: repeats %s" % first
-        elif field == "descr_lo" and ins.opname == "LOAD_METHOD_WITH_VALUES_MEGA":
-            # the shared attribute table's entry the site used last (not an object)
+        elif field == "descr_lo" and ins.opname in _MEMO_ENTRY_FORMS:
             address = fields["descr_hi"] << 32 | value
             detail = "the shared table's entry used last" if address else "no table entry yet"
             out.append((offset, "descr=%#x" % address, detail))

@@ -339,10 +339,18 @@ def test_pointer_forms_are_those_the_loop_reads_as_pointers():
     """_POINTER_FORMS lists exactly the handlers that read a cached object pointer."""
     source = (ROOT / "csrc" / "pa_eval.c").read_text()
     parts = re.split(r"\b(?:PURE_)?TARGET\(([A-Z][A-Z0-9_]*)\)", source)
-    readers = {parts[k] for k in range(1, len(parts), 2)
-               if "PA_CACHED_PTR" in parts[k + 1] or "init_hi << 32" in parts[k + 1]}
+    body = {parts[k]: parts[k + 1] for k in range(1, len(parts), 2)}
+    readers = {op for op, text in body.items()
+               if "PA_CACHED_PTR" in text or "pa_read_ptr(cache->" in text}
     assert readers == set(_introspect._POINTER_FORMS)
     assert not readers & set(_introspect._EXTRA_VERSIONS)
+    # and the fields dis shows as something else than a cached object: the megamorphic forms'
+    # own type slots and kept table entry, read by exactly the handlers named for them
+    slot_readers = {op for op, text in body.items() if "pa_type_slot_find3(" in text}
+    assert slot_readers == set(_introspect._MEMO_SLOTS)
+    entry_readers = {op for op, text in body.items() if "PA_MEMO_ENTRY(" in text}
+    assert entry_readers == set(_introspect._MEMO_ENTRY_FORMS)
+    assert not (slot_readers | entry_readers) & (readers | set(_introspect._EXTRA_VERSIONS))
 
 
 # ---- no argument: the last traceback ----
