@@ -81,8 +81,8 @@ def static_sizes(codes):
                 words += 1
                 cache_units += ncache
                 i += 1 + ncache
-            # to_cpy (4 bytes per unit), from_cpy, the exception table
-            side_bytes += 4 * n + 4 * (unit.ncpy + 1) + ffi.sizeof("pa_exc_entry") * unit.nexc
+            # to_cpy (2 bytes per unit), from_cpy, the exception table
+            side_bytes += 2 * n + 2 * (unit.ncpy + 1) + ffi.sizeof("pa_exc_entry") * unit.nexc
         finally:
             lib.pa_unit_free(unit)
     return {

@@ -136,7 +136,8 @@ typedef struct {
  * allocated at a line's start: pa_units.c). */
 typedef struct {
     uint32_t *code;          /* ncode units: instruction words and inline caches */
-    uint32_t *to_cpy;        /* ncode: CPython code-unit offset of each instruction */
+    uint16_t *to_cpy;        /* ncode: CPython code-unit offset of each instruction (16 bits,
+                                as from_cpy) */
     uint16_t *from_cpy;      /* ncpy + 1: pyadapt index for each CPython offset (16 bits:
                                 code of PA_MAX_CODE_UNITS or more units is not compiled) */
     uint64_t entries;        /* frames of this code started, resumed or inlined by the loop */

@@ -373,7 +373,7 @@ pa_compile_generic(PyCodeObject *co, const char **err)
         int size = 1 + pa_opinfo_table[op].ncache;
         u->code[pos] = PA_WORD(op, arg);
         for (int k = 0; k < size; k++) {
-            u->to_cpy[pos + k] = (uint32_t)in->offset;
+            u->to_cpy[pos + k] = (uint16_t)in->offset;
         }
         pos += size;
     }

@@ -1351,9 +1351,14 @@ compare_doubles(double a, double b, int op)
 /* ------------------------------------------------------------------------------------ */
 
 /* The CPython offset (in code units) of the pyadapt instruction unit at `p`, from the unit's
- * to_cpy table: the table is indexed like the code, so an entry sits at a fixed byte distance
- * (to_cpy_delta) from its instruction and costs one load, with no index arithmetic. */
-#define CPY_OFFSET(p) (*(const uint32_t *)((uintptr_t)(p) + (uintptr_t)to_cpy_delta))
+ * to_cpy table: the table is indexed like the code with entries half a code unit's size, so
+ * an entry's address is half its instruction's plus a fixed distance (to_cpy_delta, from
+ * TO_CPY_DELTA): a shift and one load, with no index arithmetic. */
+#define CPY_OFFSET(p) \
+    (*(const uint16_t *)(((uintptr_t)(p) >> 1) + (uintptr_t)to_cpy_delta))
+/* The code is 4-byte aligned (malloc), so halving its address loses nothing. */
+#define TO_CPY_DELTA(u) \
+    ((intptr_t)((uintptr_t)(u)->to_cpy - ((uintptr_t)(u)->code >> 1)))
 /* The frame's last instruction := the instruction being executed (this_instr). */
 #define SYNC_LASTI() PA_FRAME_SET_LAST_INSTR(frame, cpy_base + CPY_OFFSET(this_instr))
 
@@ -1582,7 +1587,7 @@ const int pa_counts_instructions = 0;
         unit = (frame_unit); \
         PA_ASSERT(unit != NULL && unit->reject_reason == 0 && unit == pa_unit_for_code(co_)); \
         code_base = unit->code; \
-        to_cpy_delta = (intptr_t)((uintptr_t)unit->to_cpy - (uintptr_t)code_base); \
+        to_cpy_delta = TO_CPY_DELTA(unit); \
         cpy_base = _PyCode_CODE(co_); \
         names = co_->co_names; \
         consts = co_->co_consts; \
@@ -1720,7 +1725,7 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag,
     pa_unit *unit;
     pa_caller_entry *resume_entry;  /* a generator's, from its resume to its frame's start */
     uint32_t *code_base, *next_instr, *this_instr = NULL;
-    intptr_t to_cpy_delta;        /* unit->to_cpy - unit->code, in bytes: see CPY_OFFSET */
+    intptr_t to_cpy_delta;        /* TO_CPY_DELTA of the unit: see CPY_OFFSET */
     _Py_CODEUNIT *cpy_base;
     PyObject *names, *consts;
     PyObject **stack_pointer;

@@ -44,12 +44,13 @@ pa_unit_new(int ncode, int ncpy, int nexc)
         return NULL;
     }
     /* One block, in the order a frame entry reads it: the code, then at a fixed distance the
-     * CPython offset of each code unit (CPY_OFFSET), the pyadapt index of each CPython code
+     * CPython offset of each code unit (CPY_OFFSET, half the code's size), the pyadapt index of each CPython code
      * unit, the exception table.  One allocation rather than four: the parts of a unit sit
      * together in memory, and malloc's overhead is paid once. */
     size_t code_bytes = ((size_t)ncode + 1) * sizeof(uint32_t);
+    size_t to_bytes = ((size_t)ncode + 1) * sizeof(uint16_t);
     size_t from_bytes = ((size_t)ncpy + 2) * sizeof(uint16_t);
-    size_t exc_offset = 2 * code_bytes + from_bytes;
+    size_t exc_offset = code_bytes + to_bytes + from_bytes;
     exc_offset = (exc_offset + _Alignof(pa_exc_entry) - 1) & ~(_Alignof(pa_exc_entry) - 1);
     char *block = calloc(1, exc_offset + ((size_t)nexc + 1) * sizeof(pa_exc_entry));
     if (block == NULL) {
@@ -57,8 +58,8 @@ pa_unit_new(int ncode, int ncpy, int nexc)
         return NULL;
     }
     u->code = (uint32_t *)block;
-    u->to_cpy = (uint32_t *)(block + code_bytes);
-    u->from_cpy = (uint16_t *)(block + 2 * code_bytes);
+    u->to_cpy = (uint16_t *)(block + code_bytes);
+    u->from_cpy = (uint16_t *)(block + code_bytes + to_bytes);
     u->exc = (pa_exc_entry *)(block + exc_offset);
     u->ncode = ncode;
     u->ncpy = ncpy;
