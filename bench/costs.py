@@ -81,8 +81,10 @@ def static_sizes(codes):
                 words += 1
                 cache_units += ncache
                 i += 1 + ncache
-            # to_cpy (2 bytes per unit), from_cpy, the exception table
-            side_bytes += 2 * n + 2 * (unit.ncpy + 1) + ffi.sizeof("pa_exc_entry") * unit.nexc
+            # to_cpy, from_cpy and the exception table, at the widths the cdef gives them
+            side_bytes += (ffi.sizeof(ffi.typeof(unit.to_cpy).item) * n
+                           + ffi.sizeof(ffi.typeof(unit.from_cpy).item) * (unit.ncpy + 1)
+                           + ffi.sizeof("pa_exc_entry") * unit.nexc)
         finally:
             lib.pa_unit_free(unit)
     return {

@@ -94,3 +94,41 @@ def test_code_too_large_for_16_bit_offsets_runs_in_cpythons_loop():
     assert pyadapt.run(small) == 2
     assert pyadapt.unit_info(small)["rejected"] is None
     assert pyadapt.stats()["frames"] == frames + 1
+
+
+def test_offsets_past_32767_show_exactly_in_tracebacks_and_frames():
+    """to_cpy holds 16-bit CPython offsets: in a compiled code object whose last lines sit
+    past offset 32,767 (where a signed 16-bit entry would turn negative) and close to the
+    65,535 limit, a frame a callee inspects and a traceback show the same line and f_lasti as
+    natively."""
+    import sys
+    import traceback
+    from pyadapt._pyadapt import lib
+
+    n = lib.PA_MAX_CODE_UNITS // 2 - 40
+    src = ("def f(probe):\n    x = 0\n" + "    x = 1\n" * n
+           + "    probe()\n    return 1 // (x - 1)\n")
+    ns = {}
+    exec(compile(src, "<large>", "exec"), ns)
+    f = ns["f"]
+    assert len(f.__code__.co_code) // 2 < lib.PA_MAX_CODE_UNITS
+
+    def observe(run):
+        seen = []
+
+        def probe():
+            caller = sys._getframe(1)
+            seen.append((caller.f_lineno, caller.f_lasti))
+        try:
+            run(f, probe)
+        except ZeroDivisionError as e:
+            tb = traceback.extract_tb(e.__traceback__)[-1]
+            seen.append((tb.lineno, tb.name))
+        return seen
+
+    native = observe(lambda fn, p: fn(p))
+    assert native[0][0] == n + 3 and native[0][1] > 2 * 32767 and native[1] == (n + 4, "f")
+    frames = pyadapt.stats()["frames"]
+    assert observe(pyadapt.run) == native
+    assert pyadapt.unit_info(f)["rejected"] is None
+    assert pyadapt.stats()["frames"] >= frames + 1
