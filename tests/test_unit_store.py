@@ -129,6 +129,11 @@ def test_offsets_past_32767_show_exactly_in_tracebacks_and_frames():
     native = observe(lambda fn, p: fn(p))
     assert native[0][0] == n + 3 and native[0][1] > 2 * 32767 and native[1] == (n + 4, "f")
     frames = pyadapt.stats()["frames"]
-    assert observe(pyadapt.run) == native
+    ran = observe(pyadapt.run)
+    # the same line and traceback; f_lasti in the same call instruction: a caller suspended in
+    # a Python call shows the call or, inlined (pyadapt; 3.11/3.12 natively while no PEP 523
+    # hook is set, which depends on the tests run before), its last cache entry
+    assert ran[0][0] == native[0][0] and ran[1] == native[1]
+    assert 0 <= ran[0][1] - native[0][1] <= 8 or 0 <= native[0][1] - ran[0][1] <= 8
     assert pyadapt.unit_info(f)["rejected"] is None
     assert pyadapt.stats()["frames"] >= frames + 1
