@@ -275,6 +275,179 @@ read_all(pa_reader *r, int *count, const char **err)
     return v;
 }
 
+#if PA_STACK_TURNED_OVER
+/* Where a comprehension's saved locals are on the stack at each yield (3.13).  Where CPython's
+ * loop puts a call's NULL above its callable and pyadapt's under it, a generator's stack is
+ * turned over at every yield and resume (pa_frames.h, PA_STACK_TO_CPYTHON), telling a call's
+ * NULL by the value beside it.  An inlined comprehension saves its variables' old values on
+ * the stack (LOAD_FAST_AND_CLEAR), NULL for an unbound one, and an `await` inside it
+ * (`f([await g(x) for x in y])`, an async comprehension) suspends the frame with such a NULL
+ * beside a value: turned over as a call's, the frame called NULL when the other loop resumed
+ * it.  This walks the unit's flow, the stack as a depth and the positions that hold a saved
+ * local, and puts those under each YIELD_VALUE's value into its oparg (PA_YIELD_SAVED), where
+ * the yield and the resume read them.  A saved local is consumed by the STORE_FAST that
+ * restores it or a POP_TOP, moved by SWAP, copied by COPY, cut by an exception handler's
+ * depth; any other instruction reaching it, a join where the stacks disagree, or a yield
+ * with a saved local deeper than the oparg holds, and the code is left to CPython's loop.
+ * Only units with LOAD_FAST_AND_CLEAR are walked.  -1 with *err set if refused. */
+#define SAVED_MAX_DEPTH 64
+#define SAVED_BELOW(d) ((d) >= SAVED_MAX_DEPTH ? ~(uint64_t)0 : (((uint64_t)1 << (d)) - 1))
+
+typedef struct {
+    int32_t *depth;          /* per unit index: stack depth before it, -1 not reached */
+    uint64_t *saved;         /* bit i: stack position i holds a saved local */
+    int32_t *work;
+    int nwork;
+} saved_walk;
+
+static int
+saved_flow(saved_walk *w, const pa_unit *u, int32_t target, int32_t depth, uint64_t saved,
+           const char **err)
+{
+    if (target < 0 || target >= u->ncode || depth < 0) {
+        *err = "saved locals: a jump or handler out of the code";
+        return -1;
+    }
+    if (w->depth[target] < 0) {
+        w->depth[target] = depth;
+        w->saved[target] = saved;
+        w->work[w->nwork++] = target;
+        return 0;
+    }
+    if (w->depth[target] != depth || w->saved[target] != saved) {
+        *err = "saved locals: the stacks of two paths into one instruction differ";
+        return -1;
+    }
+    return 0;
+}
+
+static int
+no_fallthrough(int op)
+{
+    return op == PA_JUMP || op == PA_JUMP_NO_INTERRUPT || op == PA_RETURN_VALUE
+           || op == PA_RETURN_CONST || op == PA_RERAISE || op == PA_RAISE_VARARGS;
+}
+
+static int
+mark_saved_slots(pa_unit *u, const char **err)
+{
+    int n = u->ncode, rc = -1;
+    saved_walk w = {malloc(sizeof(int32_t) * (size_t)n), calloc((size_t)n, sizeof(uint64_t)),
+                    malloc(sizeof(int32_t) * (size_t)n), 0};
+    if (w.depth == NULL || w.saved == NULL || w.work == NULL) {
+        *err = "no memory for the saved locals' walk";
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        w.depth[i] = -1;
+    }
+    if (saved_flow(&w, u, 0, 0, 0, err) < 0) {
+        goto done;
+    }
+    while (w.nwork > 0) {
+        int32_t pos = w.work[--w.nwork];
+        int32_t d = w.depth[pos];
+        uint64_t m = w.saved[pos];
+        int op = (int)PA_OPCODE(u->code[pos]);
+        uint32_t arg = PA_OPARG(u->code[pos]);
+        for (int k = 0; k < u->nexc; k++) {
+            const pa_exc_entry *e = &u->exc[k];
+            if (e->start <= pos && pos < e->end) {
+                if (e->depth > d) {
+                    *err = "saved locals: a handler's depth above the stack";
+                    goto done;
+                }
+                if (saved_flow(&w, u, e->handler, e->depth + e->lasti + 1,
+                               m & SAVED_BELOW(e->depth), err) < 0) {
+                    goto done;
+                }
+            }
+        }
+        if (op == PA_YIELD_VALUE) {
+            if (d < 1) {
+                *err = "saved locals: a yield with nothing to yield";
+                goto done;
+            }
+            uint64_t under = m & SAVED_BELOW(d - 1);
+            if (under >> (PA_OPARG_BITS - 1)) {
+                *err = "saved locals: a yield with a comprehension's saved local deep in the stack";
+                goto done;
+            }
+            arg = PA_YIELD_FROM(arg) | (uint32_t)under << 1;
+            u->code[pos] = PA_WORD(op, arg);
+        }
+        int jumps = pa_opinfo_table[op].arg == PA_ARG_JUMP;
+        for (int jump = 0; jump <= jumps; jump++) {
+            if (!jump && no_fallthrough(op)) {
+                continue;
+            }
+            int pop, push;
+            pa_stack_items(op, (int)arg, jump, &pop, &push);
+            if (op == PA_RETURN_GENERATOR) {
+                push = 1;        /* the value of the generator's first send, which the
+                                  * POP_TOP after it pops (the row counts it nowhere) */
+            }
+            if (pop > d) {
+                *err = "saved locals: the stack goes below its base";
+                goto done;
+            }
+            uint64_t nm = m;
+            if (op == PA_LOAD_FAST_AND_CLEAR) {
+                if (d >= SAVED_MAX_DEPTH) {
+                    *err = "saved locals: a comprehension's saved local deep in the stack";
+                    goto done;
+                }
+                nm |= (uint64_t)1 << d;
+            }
+            else if (op == PA_SWAP || op == PA_COPY) {
+                /* SWAP n exchanges positions d-1 and d-n, COPY n puts d-n's at d */
+                int from = d - (int)arg, top = op == PA_SWAP ? d - 1 : d;
+                if (from < 0) {
+                    *err = "saved locals: SWAP or COPY below the stack";
+                    goto done;
+                }
+                if (top >= SAVED_MAX_DEPTH) {
+                    /* no saved local up there; none may go there either */
+                    if ((m >> from) & 1) {
+                        *err = "saved locals: a comprehension's saved local deep in the stack";
+                        goto done;
+                    }
+                }
+                else {
+                    uint64_t bf = (m >> from) & 1, bt = op == PA_SWAP ? (m >> top) & 1 : 0;
+                    nm &= ~((uint64_t)1 << top);
+                    nm |= bf << top;
+                    if (op == PA_SWAP) {
+                        nm &= ~((uint64_t)1 << from);
+                        nm |= bt << from;
+                    }
+                }
+            }
+            else {
+                uint64_t taken = m & ~SAVED_BELOW(d - pop);
+                if (taken && op != PA_STORE_FAST && op != PA_POP_TOP
+                        && op != PA_STORE_FAST_STORE_FAST && op != PA_STORE_FAST_LOAD_FAST) {
+                    *err = "saved locals: a comprehension's saved local taken by an instruction "
+                           "that does not restore or drop it";
+                    goto done;
+                }
+                nm = m & SAVED_BELOW(d - pop);
+            }
+            int32_t next = jump ? (int32_t)arg : pos + 1 + pa_opinfo_table[op].ncache;
+            if (saved_flow(&w, u, next, d - pop + push, nm, err) < 0) {
+                goto done;
+            }
+        }
+    }
+    rc = 0;
+done:
+    free(w.depth);
+    free(w.saved);
+    free(w.work);
+    return rc;
+}
+#endif
+
 pa_unit *
 pa_compile_generic(PyCodeObject *co, const char **err)
 {
@@ -381,6 +554,11 @@ pa_compile_generic(PyCodeObject *co, const char **err)
     if (translate_exception_table(co, u, u->nexc, err) < 0) {
         goto fail;
     }
+#if PA_STACK_TURNED_OVER
+    if ((u->flags & PA_UNIT_SAVES_NULL) && mark_saved_slots(u, err) < 0) {
+        goto fail;
+    }
+#endif
     free(insn);
     Py_XDECREF(bytes);
     return u;

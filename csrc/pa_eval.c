@@ -1756,15 +1756,18 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag,
         entry_unit->entries++;
         pa_stats.frames++;
         LOAD_UNIT_STATE_OF(entry_unit);
-        PA_STACK_FROM_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer);
+        PA_STACK_FROM_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer,
+                              PA_SAVED_AT_RESUME(unit, code_base
+                                                 + unit->from_cpy[PA_FRAME_NEXT_OFFSET(frame)]));
         this_instr = code_base + unit->from_cpy[PA_FRAME_THROWN_OFFSET(frame)];
         goto error;
     }
     /* the entry frame, whose unit the hook has looked up already */
     ENTER_RECURSION_LEVEL();
     LOAD_UNIT_STATE_OF(entry_unit);
-    PA_STACK_FROM_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer);
     next_instr = code_base + unit->from_cpy[PA_FRAME_NEXT_OFFSET(frame)];
+    PA_STACK_FROM_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer,
+                          PA_SAVED_AT_RESUME(unit, next_instr));
     goto frame_started;
 
 start_resumed_frame:
@@ -1773,8 +1776,9 @@ start_resumed_frame:
      * resume cache's entry of its resume point, which did not hold it */
     ENTER_RECURSION_LEVEL();
     LOAD_UNIT_STATE_OF(unit);
-    PA_STACK_FROM_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer);
     next_instr = code_base + unit->from_cpy[PA_FRAME_NEXT_OFFSET(frame)];
+    PA_STACK_FROM_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer,
+                          PA_SAVED_AT_RESUME(unit, next_instr));
     CACHE_CALLER_STATE(resume_entry, (const void *)PA_SUSPENDED_RESUME_INSTR(frame));
     goto frame_started;
 
@@ -1784,7 +1788,8 @@ start_cached_resumed_frame:
     LOAD_CACHED_STATE(resume_entry);
     PA_ASSERT(unit == pa_unit_for_code(PA_FRAME_CODE(frame))
               && next_instr == code_base + unit->from_cpy[PA_FRAME_NEXT_OFFSET(frame)]);
-    PA_STACK_FROM_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer);
+    PA_STACK_FROM_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer,
+                          PA_SAVED_AT_RESUME(unit, next_instr));
     goto frame_started;
 
 start_new_frame:
@@ -2504,7 +2509,7 @@ dispatch_switch:
 
     TARGET(YIELD_VALUE) {
         PyObject *retval = POP();
-        PA_STACK_TO_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer);
+        PA_STACK_TO_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer, PA_YIELD_SAVED(oparg));
         _PyFrame_SetStackPointer(frame, stack_pointer);
         pa_leave_py_level(tstate);
         if (!PA_LOOP_IS_ENTRY(cframe, frame)) {
@@ -2513,7 +2518,7 @@ dispatch_switch:
             frame = gen_frame->previous;
             PA_LOOP_SET_CURRENT(cframe, frame);
             pa_gen_suspend(tstate, gen_frame, 1);
-            PA_GEN_SUSPENDED_STATE(gen_frame, oparg);
+            PA_GEN_SUSPENDED_STATE(gen_frame, PA_YIELD_FROM(oparg));
             PA_FRAME_STEP_PAST(gen_frame);
             _PyFrame_StackPush(frame, retval);
             const void *lasti = PA_CALLER_KEY(frame);
@@ -2530,7 +2535,7 @@ dispatch_switch:
             DISPATCH();
         }
         pa_gen_suspend(tstate, frame, 0);
-        PA_GEN_SUSPENDED_STATE(frame, oparg);
+        PA_GEN_SUSPENDED_STATE(frame, PA_YIELD_FROM(oparg));
         PA_FRAME_STEP_PAST(frame);
         LEAVE_LOOP(retval);
     }
@@ -5839,7 +5844,8 @@ handover: {
          * call and return events a debugger or profiler expects), then pyadapt continues
          * with the frame's caller, which is handed over the same way while tracing stays
          * on.  Each frame goes once, so the C stack does not grow with the chain. */
-        PA_STACK_TO_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer);
+        /* every way here asked PA_STACK_CAN_CONVERT: no saved local's NULL on the stack */
+        PA_STACK_TO_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer, 0u);
         _PyFrame_SetStackPointer(frame, stack_pointer);
         pa_leave_py_level(tstate);
         pa_count_fallback(PA_FB_TRACING);

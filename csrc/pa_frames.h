@@ -168,16 +168,44 @@ pa_builtins_lookup_dict(PyObject *builtins, PyObject *name, PyObject **res)
 #endif
 /* Where a call's NULL sits on a value stack: pyadapt's call family reads it under the callable
  * (3.11's layout); a seam whose CPython keeps it above (3.13's callable, self_or_null) turns a
- * frame's stack over when the frame changes loops:
- *   PA_STACK_CAN_CONVERT(u, base, top)   whether it can (a unit with LOAD_FAST_AND_CLEAR may
- *                                        hold a saved local's NULL, which is not a call's)
- *   PA_STACK_TO_CPYTHON(u, base, top)    before CPython's loop can run the frame: hand-over,
- *                                        a generator's yield
- *   PA_STACK_FROM_CPYTHON(u, base, top)  a frame entered or resumed in pyadapt's loop */
+ * frame's stack over when the frame changes loops (PA_STACK_TURNED_OVER):
+ *   PA_STACK_CAN_CONVERT(u, base, top)   whether it can at any instruction (a unit with
+ *                                        LOAD_FAST_AND_CLEAR may hold a saved local's NULL,
+ *                                        which is not a call's)
+ *   PA_STACK_TO_CPYTHON(u, base, top, saved)    before CPython's loop can run the frame:
+ *                                        hand-over, a generator's yield
+ *   PA_STACK_FROM_CPYTHON(u, base, top, saved)  a frame entered or resumed in pyadapt's loop
+ * `saved` is the stack positions (bit i: base[i]) that hold a comprehension's saved local:
+ * known at a yield (the compiler's mark_saved_slots, pa_compile.c, puts them in YIELD_VALUE's
+ * oparg: PA_YIELD_SAVED), and 0 where the stack holds no NULL of a saved local
+ * (PA_STACK_CAN_CONVERT). */
 #ifndef PA_STACK_TO_CPYTHON
+#  define PA_STACK_TURNED_OVER 0
 #  define PA_STACK_CAN_CONVERT(u, base, top) 1
-#  define PA_STACK_TO_CPYTHON(u, base, top) ((void)0)
-#  define PA_STACK_FROM_CPYTHON(u, base, top) ((void)0)
+#  define PA_STACK_TO_CPYTHON(u, base, top, saved) ((void)0)
+#  define PA_STACK_FROM_CPYTHON(u, base, top, saved) ((void)0)
+#endif
+/* YIELD_VALUE's oparg: bit 0, a yield of `yield from`/`await` (3.13: the suspended state);
+ * the bits above, on a seam that turns stacks over, the positions of saved locals under the
+ * yielded value (pa_compile.c, mark_saved_slots). */
+#define PA_YIELD_FROM(oparg) ((oparg) & 1)
+#define PA_YIELD_SAVED(oparg) ((uint32_t)(oparg) >> 1)
+#if PA_STACK_TURNED_OVER
+/* The saved locals of a generator's frame resumed at `next` (its pyadapt instruction): a frame
+ * suspended at a yield goes on right after its YIELD_VALUE, which has no cache; any other
+ * frame entered (new, or a generator not yet started: after RETURN_GENERATOR) holds none. */
+static inline uint32_t
+pa_saved_at_resume(const pa_unit *u, const uint32_t *next)
+{
+    if (!(u->flags & PA_UNIT_SAVES_NULL) || next == u->code
+            || PA_OPCODE(next[-1]) != PA_YIELD_VALUE) {
+        return 0;
+    }
+    return PA_YIELD_SAVED(PA_OPARG(next[-1]));
+}
+#  define PA_SAVED_AT_RESUME(u, next) pa_saved_at_resume((u), (next))
+#else
+#  define PA_SAVED_AT_RESUME(u, next) 0u
 #endif
 /* Whether a type's tp_version_tag holds a valid version (3.11, 3.12: a flag says so; a seam
  * whose CPython has no such flag, 3.13, tests the tag: 0 is "none"). */

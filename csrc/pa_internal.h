@@ -62,6 +62,9 @@ enum {
 #  define PA_ALWAYS_INLINE inline
 #endif
 
+/* The instruction word and the counter: PA_OPCODE, PA_OPARG, PA_COUNTER_* (pa_word.h). */
+#include "pa_word.h"
+
 /* ---- the version seam: the one choice of CPython version in the core ---- */
 
 #if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
@@ -82,8 +85,6 @@ extern pa_config_t pa_config;
 extern uint8_t pa_family_of[256];     /* opcode -> generic opcode of its family */
 extern uint8_t pa_adaptive_of[256];   /* generic opcode -> its adaptive form (0: none) */
 
-/* The instruction word and the counter: PA_OPCODE, PA_OPARG, PA_COUNTER_* (pa_word.h). */
-#include "pa_word.h"
 
 /* Specializers: rewrite the instruction at `instr` (word + cache) from live operands, or
  * record why not and back off.  They never leave an exception set. */
@@ -346,6 +347,8 @@ PyObject *pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int thro
 extern int pa_hook_installed;
 void pa_count_fallback(int reason);                     /* csrc/pa_state.c */
 void pa_opinfo_init(void);                              /* csrc/pa_opinfo.c: the family maps */
+/* csrc/pa_opinfo.c: the stack items an instruction takes and puts back (its row's POP and PUSH) */
+void pa_stack_items(int op, int oparg, int jump, int *pop, int *push);
 /* The builtins that drive the hook, and what pa_hook_init sets up on the module once they
  * are on it (csrc/pa_hook.c; registered by pa_core_init, csrc/pa_module.c). */
 extern PyMethodDef pa_hook_methods[];

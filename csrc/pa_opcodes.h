@@ -89,7 +89,7 @@
     PA_OP0(RETURN_VALUE, NONE, 1, 0, 0)                          /* return TOS */ \
     PA_OP0(IMPORT_STAR, NONE, 1, 0, 0)                           /* from TOS import * */ \
     PA_OP0(SETUP_ANNOTATIONS, NONE, 0, 0, 0)                     /* ensure __annotations__ in locals */ \
-    PA_OP0(YIELD_VALUE, NONE, 1, 1, 0)                           /* yield TOS */ \
+    PA_OP0(YIELD_VALUE, NONE, 1, 1, 0)                           /* yield TOS (oparg, not shown: PA_YIELD_FROM, PA_YIELD_SAVED) */ \
     PA_OP0(ASYNC_GEN_WRAP, NONE, 1, 1, 0)                        /* wrap TOS for an async generator yield */ \
     PA_OP0(PREP_RERAISE_STAR, NONE, 2, 1, 0)                     /* combine except* results */ \
     PA_OP0(POP_EXCEPT, NONE, 1, 0, 0)                            /* restore the previously handled exception */ \

@@ -116,8 +116,8 @@ const pa_opstack pa_opstack_table[256] = {
 };
 
 /* The rows' POP and PUSH, evaluated; a specialized or adaptive form has its family's. */
-static void
-stack_items(int op, int oparg, int jump, int *pop, int *push)
+void
+pa_stack_items(int op, int oparg, int jump, int *pop, int *push)
 {
     (void)oparg;
     (void)jump;
@@ -127,7 +127,7 @@ stack_items(int op, int oparg, int jump, int *pop, int *push)
 #define PA_OPC(NAME, CACHE, ARG, POP, PUSH, FLAGS) \
     case PA_##NAME: *pop = (POP); *push = (PUSH); return;
 #define PA_SPEC(NAME, FAMILY, FLAGS) \
-    case PA_##NAME: stack_items(PA_##FAMILY, oparg, jump, pop, push); return;
+    case PA_##NAME: pa_stack_items(PA_##FAMILY, oparg, jump, pop, push); return;
     PA_OPCODE_LIST
 #undef PA_OP0
 #undef PA_OPC
@@ -140,6 +140,6 @@ int
 pa_stack_effect(int op, int oparg, int jump)
 {
     int pop, push;
-    stack_items(op, oparg, jump != 0, &pop, &push);
+    pa_stack_items(op, oparg, jump != 0, &pop, &push);
     return push - pop;
 }

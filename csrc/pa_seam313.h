@@ -103,13 +103,14 @@ pa_topmost_exception(PyThreadState *tstate)
 #define PA_FRAME_SHOW_IN_CALL(f, instr, last) ((void)(last), (f)->instr_ptr = (instr))
 /* 3.13's call layout puts a call's NULL above its callable, pyadapt's under it (3.13's
  * PUSH_NULL lowers to PUSH_NULL_UNDER): a frame's stack is turned over when it changes loops
- * (pa_frames.h).  In a unit without LOAD_FAST_AND_CLEAR every NULL on the stack is a call's,
- * and a call's callable is never NULL, so a NULL with a value beside it is one pair.  A unit
- * with it (an inlined comprehension, whose unbound saved local is a NULL too) is not turned
- * over: it hands over to CPython's loop only with no NULL on its stack; a generator of such
- * a unit suspended with a call pending in its comprehension keeps the layout of the loop
- * that suspended it.  Always inlined: a frame's stack at a yield is short (a loop's iterator),
- * and gcc's out-of-line part cost a call at every yield and resume. */
+ * (pa_frames.h).  A call's callable is never NULL, so a NULL beside a value is one pair --
+ * but for a comprehension's saved local (LOAD_FAST_AND_CLEAR of an unbound variable), which
+ * is a NULL of its own.  `saved` says where those are (bit i: base[i]); where it cannot be
+ * known (a hand-over at any instruction of a unit with LOAD_FAST_AND_CLEAR) the frame changes
+ * loops only with no NULL on its stack (PA_STACK_CAN_CONVERT).  Always inlined: a frame's
+ * stack at a yield is short (a loop's iterator), and gcc's out-of-line part cost a call at
+ * every yield and resume. */
+#define PA_STACK_TURNED_OVER 1
 static inline int
 pa_stack_has_null(PyObject **base, PyObject **top)
 {
@@ -120,14 +121,13 @@ pa_stack_has_null(PyObject **base, PyObject **top)
     }
     return 0;
 }
+/* base[i] holds a saved local (never a call's NULL) */
+#define PA_SAVED_SLOT(saved, i) ((i) < 32 && (((saved) >> (i)) & 1))
 static PA_ALWAYS_INLINE void
-pa_stack_to_cpython(const pa_unit *u, PyObject **base, PyObject **top)
+pa_stack_to_cpython(PyObject **base, PyObject **top, uint32_t saved)
 {
-    if (u->flags & PA_UNIT_SAVES_NULL) {
-        return;
-    }
     for (PyObject **p = base; p + 1 < top; p++) {
-        if (*p == NULL) {          /* NULL, callable -> callable, NULL */
+        if (*p == NULL && !PA_SAVED_SLOT(saved, p - base)) {   /* NULL, callable -> callable, NULL */
             p[0] = p[1];
             p[1] = NULL;
             p++;
@@ -135,13 +135,10 @@ pa_stack_to_cpython(const pa_unit *u, PyObject **base, PyObject **top)
     }
 }
 static PA_ALWAYS_INLINE void
-pa_stack_from_cpython(const pa_unit *u, PyObject **base, PyObject **top)
+pa_stack_from_cpython(PyObject **base, PyObject **top, uint32_t saved)
 {
-    if (u->flags & PA_UNIT_SAVES_NULL) {
-        return;
-    }
     for (PyObject **p = base + 1; p < top; p++) {
-        if (*p == NULL) {          /* callable, NULL -> NULL, callable */
+        if (*p == NULL && !PA_SAVED_SLOT(saved, p - base)) {   /* callable, NULL -> NULL, callable */
             p[0] = p[-1];
             p[-1] = NULL;
             p++;
@@ -150,8 +147,8 @@ pa_stack_from_cpython(const pa_unit *u, PyObject **base, PyObject **top)
 }
 #define PA_STACK_CAN_CONVERT(u, base, top) \
     (!((u)->flags & PA_UNIT_SAVES_NULL) || !pa_stack_has_null((base), (top)))
-#define PA_STACK_TO_CPYTHON(u, base, top) pa_stack_to_cpython((u), (base), (top))
-#define PA_STACK_FROM_CPYTHON(u, base, top) pa_stack_from_cpython((u), (base), (top))
+#define PA_STACK_TO_CPYTHON(u, base, top, saved) pa_stack_to_cpython((base), (top), (saved))
+#define PA_STACK_FROM_CPYTHON(u, base, top, saved) pa_stack_from_cpython((base), (top), (saved))
 
 /* 3.13 has no Py_TPFLAGS_VALID_VERSION_TAG: a tag of 0 is "no version" */
 #define PA_TYPE_VERSION_VALID(tp) ((tp)->tp_version_tag != 0)

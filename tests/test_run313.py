@@ -1,6 +1,7 @@
 """CPython 3.13's own bytecode under pyadapt's loop, compared with CPython's (runs on 3.13
-only: 3.13 is refused at install until docs/architecture.md's list for it is done, so these
-run where the refusal is lifted).  tests/test_rows313.py runs the new rows' handlers on 3.11."""
+only).  tests/test_rows313.py runs the new rows' handlers on 3.11; tests/test_saved_locals.py
+runs coroutines suspended inside comprehensions, which 3.13's turned-over stacks made a case
+of their own."""
 import sys
 
 import pytest
