@@ -328,12 +328,23 @@ no_fallthrough(int op)
            || op == PA_RETURN_CONST || op == PA_RERAISE || op == PA_RAISE_VARARGS;
 }
 
+static void
+saved_walk_free(saved_walk *w)
+{
+    free(w->depth);
+    free(w->saved);
+    free(w->work);
+}
+
+/* The walk over generic code `u`; `mark`: put the positions into the YIELD_VALUEs.  The
+ * depth and saved positions before each instruction stay in *w (saved_walk_free). */
 static int
-mark_saved_slots(pa_unit *u, const char **err)
+saved_walk_run(pa_unit *u, saved_walk *w_, int mark, const char **err)
 {
     int n = u->ncode, rc = -1;
-    saved_walk w = {malloc(sizeof(int32_t) * (size_t)n), calloc((size_t)n, sizeof(uint64_t)),
-                    malloc(sizeof(int32_t) * (size_t)n), 0};
+    *w_ = (saved_walk){malloc(sizeof(int32_t) * (size_t)n), calloc((size_t)n, sizeof(uint64_t)),
+                       malloc(sizeof(int32_t) * (size_t)n), 0};
+    saved_walk w = *w_;
     if (w.depth == NULL || w.saved == NULL || w.work == NULL) {
         *err = "no memory for the saved locals' walk";
         goto done;
@@ -363,7 +374,7 @@ mark_saved_slots(pa_unit *u, const char **err)
                 }
             }
         }
-        if (op == PA_YIELD_VALUE) {
+        if (op == PA_YIELD_VALUE && mark) {
             if (d < 1) {
                 *err = "saved locals: a yield with nothing to yield";
                 goto done;
@@ -441,9 +452,37 @@ mark_saved_slots(pa_unit *u, const char **err)
     }
     rc = 0;
 done:
-    free(w.depth);
-    free(w.saved);
-    free(w.work);
+    w_->nwork = 0;
+    return rc;
+}
+
+static int
+mark_saved_slots(pa_unit *u, const char **err)
+{
+    saved_walk w;
+    int rc = saved_walk_run(u, &w, 1, err);
+    saved_walk_free(&w);
+    return rc;
+}
+
+int
+pa_saved_slots_at(pa_unit *u, const uint32_t *next, PyObject **base, PyObject **top,
+                  uint32_t *saved)
+{
+    const char *err;
+    pa_unit *g = pa_compile_generic((PyCodeObject *)u->code_object, &err);
+    if (g == NULL) {
+        return -1;
+    }
+    saved_walk w;
+    int pos = (int)(next - u->code), rc = -1;
+    if (saved_walk_run(g, &w, 0, &err) == 0 && g->ncode == u->ncode && pos >= 0 && pos < g->ncode
+            && w.depth[pos] == (int32_t)(top - base) && (w.saved[pos] >> 32) == 0) {
+        *saved = (uint32_t)w.saved[pos];
+        rc = 0;
+    }
+    saved_walk_free(&w);
+    pa_unit_free(g);
     return rc;
 }
 #endif

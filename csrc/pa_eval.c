@@ -1544,7 +1544,8 @@ const int pa_counts_instructions = 0;
 #define TRACING_CAN_HAND_OVER() \
     (PA_LOOP_TRACING(tstate, cframe) \
      && (PA_LOOP_IS_ENTRY(cframe, frame) || frame->owner == FRAME_OWNED_BY_THREAD) \
-     && PA_STACK_CAN_CONVERT(unit, _PyFrame_Stackbase(frame), stack_pointer))
+     && PA_STACK_CAN_CONVERT(unit, _PyFrame_Stackbase(frame), stack_pointer, next_instr, \
+                             &handover_saved))
 /* Tracing or profiling switched on by code this frame called (sys.settrace, pdb,
  * cProfile): CPython's loop finishes the frame, with the events (see `handover`).  The
  * frame must be resumable by CPython: its last instruction at the last unit of the instruction that
@@ -1731,6 +1732,7 @@ pa_execute(PyThreadState *tstate, _PyInterpreterFrame *frame, int throwflag,
     PyObject **stack_pointer;
     PyObject *retval;
     int traced_unwind = 0;       /* the exception being unwound was reported to a tracer */
+    uint32_t handover_saved = 0; /* where a hand-over's saved locals are (PA_STACK_CAN_CONVERT) */
     PyInterpreterState *const interp = tstate->interp;
 #ifdef PA_PAIR_STATS
     int pair_prev = -1;
@@ -5829,7 +5831,8 @@ exception_unwind: {
             /* CPython's loop runs the handler, with line events (a stack it cannot be given
              * yet goes at the frame's next hand-over) */
             traced_unwind = 0;
-            if (PA_STACK_CAN_CONVERT(unit, _PyFrame_Stackbase(frame), stack_pointer)) {
+            if (PA_STACK_CAN_CONVERT(unit, _PyFrame_Stackbase(frame), stack_pointer, next_instr,
+                                     &handover_saved)) {
                 this_instr = next_instr;
                 PA_FRAME_HANDOVER_AT(frame, cpy_base + CPY_OFFSET(this_instr) - 1,
                                      cpy_base + CPY_OFFSET(this_instr));
@@ -5844,8 +5847,8 @@ handover: {
          * call and return events a debugger or profiler expects), then pyadapt continues
          * with the frame's caller, which is handed over the same way while tracing stays
          * on.  Each frame goes once, so the C stack does not grow with the chain. */
-        /* every way here asked PA_STACK_CAN_CONVERT: no saved local's NULL on the stack */
-        PA_STACK_TO_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer, 0u);
+        /* every way here asked PA_STACK_CAN_CONVERT, which set handover_saved */
+        PA_STACK_TO_CPYTHON(unit, _PyFrame_Stackbase(frame), stack_pointer, handover_saved);
         _PyFrame_SetStackPointer(frame, stack_pointer);
         pa_leave_py_level(tstate);
         pa_count_fallback(PA_FB_TRACING);

@@ -169,21 +169,20 @@ pa_builtins_lookup_dict(PyObject *builtins, PyObject *name, PyObject **res)
 /* Where a call's NULL sits on a value stack: pyadapt's call family reads it under the callable
  * (3.11's layout); a seam whose CPython keeps it above (3.13's callable, self_or_null) turns a
  * frame's stack over when the frame changes loops (PA_STACK_TURNED_OVER):
- *   PA_STACK_CAN_CONVERT(u, base, top)   whether it can at any instruction (a unit with
- *                                        LOAD_FAST_AND_CLEAR may hold a saved local's NULL,
- *                                        which is not a call's)
+ *   PA_STACK_CAN_CONVERT(u, base, top, next, saved_out)  whether it can before `next`, its
+ *                                        next instruction, and where the saved locals are
  *   PA_STACK_TO_CPYTHON(u, base, top, saved)    before CPython's loop can run the frame:
  *                                        hand-over, a generator's yield
  *   PA_STACK_FROM_CPYTHON(u, base, top, saved)  a frame entered or resumed in pyadapt's loop
- * `saved` is the stack positions (bit i: base[i]) that hold a comprehension's saved local:
- * known at a yield (the compiler's mark_saved_slots, pa_compile.c, puts them in YIELD_VALUE's
- * oparg: PA_YIELD_SAVED), and 0 where the stack holds no NULL of a saved local
- * (PA_STACK_CAN_CONVERT). */
+ * `saved` is the stack positions (bit i: base[i]) that hold a comprehension's saved local,
+ * whose NULL (an unbound variable) is not a call's: at a yield the compiler's walk
+ * (mark_saved_slots, pa_compile.c) has put them in YIELD_VALUE's oparg (PA_YIELD_SAVED); at a
+ * hand-over, rare, the walk is made again for the one instruction (pa_saved_slots_at). */
 #ifndef PA_STACK_TO_CPYTHON
 #  define PA_STACK_TURNED_OVER 0
-#  define PA_STACK_CAN_CONVERT(u, base, top) 1
-#  define PA_STACK_TO_CPYTHON(u, base, top, saved) ((void)0)
-#  define PA_STACK_FROM_CPYTHON(u, base, top, saved) ((void)0)
+#  define PA_STACK_CAN_CONVERT(u, base, top, next, saved_out) (*(saved_out) = 0, 1)
+#  define PA_STACK_TO_CPYTHON(u, base, top, saved) ((void)(saved))
+#  define PA_STACK_FROM_CPYTHON(u, base, top, saved) ((void)(saved))
 #endif
 /* YIELD_VALUE's oparg: bit 0, a yield of `yield from`/`await` (3.13: the suspended state);
  * the bits above, on a seam that turns stacks over, the positions of saved locals under the

@@ -77,6 +77,13 @@ enum {
 #  error "pyadapt's C core has no seam for this CPython version (see csrc/pa_seam3XX.h)"
 #endif
 #include "pa_frames.h"
+#if PA_STACK_TURNED_OVER
+/* Where the saved locals of a comprehension are on a frame's stack (base..top) before its
+ * instruction `next` (csrc/pa_compile.c: the compiler's walk made again): 0 and *saved, or
+ * -1 if it cannot be told (the frame then changes loops later). */
+int pa_saved_slots_at(pa_unit *u, const uint32_t *next, PyObject **base, PyObject **top,
+                      uint32_t *saved);
+#endif
 /* The frame object of `frame` (borrowed), creating it if needed; NULL with an exception set on failure. */
 PyFrameObject *pa_frame_object(PyThreadState *tstate, _PyInterpreterFrame *frame);
 

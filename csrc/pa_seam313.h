@@ -105,11 +105,9 @@ pa_topmost_exception(PyThreadState *tstate)
  * PUSH_NULL lowers to PUSH_NULL_UNDER): a frame's stack is turned over when it changes loops
  * (pa_frames.h).  A call's callable is never NULL, so a NULL beside a value is one pair --
  * but for a comprehension's saved local (LOAD_FAST_AND_CLEAR of an unbound variable), which
- * is a NULL of its own.  `saved` says where those are (bit i: base[i]); where it cannot be
- * known (a hand-over at any instruction of a unit with LOAD_FAST_AND_CLEAR) the frame changes
- * loops only with no NULL on its stack (PA_STACK_CAN_CONVERT).  Always inlined: a frame's
- * stack at a yield is short (a loop's iterator), and gcc's out-of-line part cost a call at
- * every yield and resume. */
+ * is a NULL of its own: `saved` says where those are (bit i: base[i]), from the compiler's
+ * walk.  Always inlined: a frame's stack at a yield is short (a loop's iterator), and gcc's
+ * out-of-line part cost a call at every yield and resume. */
 #define PA_STACK_TURNED_OVER 1
 static inline int
 pa_stack_has_null(PyObject **base, PyObject **top)
@@ -145,8 +143,10 @@ pa_stack_from_cpython(PyObject **base, PyObject **top, uint32_t saved)
         }
     }
 }
-#define PA_STACK_CAN_CONVERT(u, base, top) \
-    (!((u)->flags & PA_UNIT_SAVES_NULL) || !pa_stack_has_null((base), (top)))
+#define PA_STACK_CAN_CONVERT(u, base, top, next, saved_out) \
+    (*(saved_out) = 0, \
+     !((u)->flags & PA_UNIT_SAVES_NULL) || !pa_stack_has_null((base), (top)) \
+     || pa_saved_slots_at((u), (next), (base), (top), (saved_out)) == 0)
 #define PA_STACK_TO_CPYTHON(u, base, top, saved) pa_stack_to_cpython((base), (top), (saved))
 #define PA_STACK_FROM_CPYTHON(u, base, top, saved) pa_stack_from_cpython((base), (top), (saved))
 

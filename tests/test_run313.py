@@ -148,7 +148,7 @@ def _trace_on_in_a_comprehension():
 
     local = _add
     try:
-        out = [local(x, on(x)) for x in range(3)]   # a saved local's NULL: no hand-over yet
+        out = [local(x, on(x)) for x in range(3)]   # a saved local's NULL beside the pending call
         out.append(local(5, 6))
     finally:
         sys.settrace(None)

@@ -136,6 +136,24 @@ TRACINGS = {
 }
 
 
+def same_under_pyadapt(want, program, call, entered):
+    """pyadapt.run(*call) gives `want` in generic and adaptive mode, three runs each; pyadapt's
+    loop ran frames, and compiled `program` (not refused), entered it too if `entered`."""
+    for config in ({"specialize": False}, {"specialize": True, "warmup": 0}):
+        pyadapt.configure(**config)
+        try:
+            for _ in range(3):
+                before = pyadapt.stats()["frames"]
+                assert pyadapt.run(*call) == want
+                assert pyadapt.stats()["frames"] > before
+                info = pyadapt.unit_info(program)
+                assert info is not None and info["rejected"] is None, info
+                if entered:
+                    assert info["entries"] > 0
+        finally:
+            pyadapt.configure(specialize=True, warmup=2)
+
+
 @pytest.mark.parametrize("tracing", sorted(TRACINGS))
 @pytest.mark.parametrize("program,args", PROGRAMS, ids=[p.__name__ for p, _ in PROGRAMS])
 def test_suspended_in_a_comprehension_resumed_by_either_loop(program, args, tracing):
@@ -143,16 +161,91 @@ def test_suspended_in_a_comprehension_resumed_by_either_loop(program, args, trac
         pytest.skip("the test run itself is traced (coverage): the loops would not alternate")
     want = drive(program, args, TRACINGS[tracing])
     assert want[0] in ("returned", "raised") and len(want[1]) >= 2
-    for config in ({"specialize": False}, {"specialize": True, "warmup": 0}):
-        pyadapt.configure(**config)
+    same_under_pyadapt(want, program, (drive, program, args, TRACINGS[tracing]),
+                       entered=tracing != "traced_first_only")
+
+
+# --- tracing switched on inside a comprehension, for the frame itself (pdb's set_trace) --------
+# The frame changes loops at once, its stack holding a saved local's NULL (the comprehension's
+# variable was unbound) beside a pending call: the hand-over finds the saved locals' places by
+# the compiler's walk made again for that instruction (pa_saved_slots_at).  Before, the frame
+# stayed in pyadapt's loop until its stack had no NULL, and its line events were lost
+# meanwhile.
+
+def _add(a, b):
+    return a + b
+
+
+def _trace_here(events):
+    def tracer(frame, event, arg):
+        events.append((event, frame.f_code.co_name, frame.f_lineno))
+        return tracer
+    sys._getframe(2).f_trace = tracer          # the comprehension's frame, as pdb does
+    sys.settrace(tracer)
+
+
+def traced_in_comprehension():
+    events = []
+
+    def on(v):
+        if v == 1:
+            _trace_here(events)
+        return v
+
+    local = _add
+    try:
+        out = [local(x, on(x)) for x in range(3)]
+        out.append(local(5, 6))
+    finally:
+        sys.settrace(None)
+    return out, events
+
+
+def traced_in_nested_comprehensions():
+    events = []
+
+    def on(v):
+        if v == (1, 0):
+            _trace_here(events)
+        return v[0]
+
+    local = _add
+    try:
+        out = [[local(a, on((a, b))) for b, c in [(0, 1), (1, 2)]] for a in range(3)]
+    finally:
+        sys.settrace(None)
+    return out, events
+
+
+def traced_then_raised_in_comprehension():
+    events = []
+
+    def on(v):
+        if v == 1:
+            _trace_here(events)
+        if v == 2:
+            raise KeyError(v)
+        return v
+
+    local = _add
+    try:
         try:
-            for _ in range(3):
-                before = pyadapt.stats()["frames"]
-                assert pyadapt.run(drive, program, args, TRACINGS[tracing]) == want
-                assert pyadapt.stats()["frames"] > before
-                info = pyadapt.unit_info(program)
-                assert info is not None and info["rejected"] is None, info
-                if tracing != "traced_first_only":
-                    assert info["entries"] > 0
-        finally:
-            pyadapt.configure(specialize=True, warmup=2)
+            out = [local(x, on(x)) for x in range(3)]
+        except KeyError as exc:
+            out = ["caught", repr(exc)]
+        out.append(local(5, 6))
+    finally:
+        sys.settrace(None)
+    return out, events
+
+
+@pytest.mark.parametrize("program", [traced_in_comprehension, traced_in_nested_comprehensions,
+                                     traced_then_raised_in_comprehension],
+                         ids=lambda p: p.__name__)
+def test_tracing_switched_on_inside_a_comprehension(program):
+    if sys.gettrace() is not None:
+        pytest.skip("the test run itself is traced (coverage)")
+    want = program()
+    # line events of the comprehension's frame (the function's own on 3.12+, <listcomp> before)
+    assert any(event == "line" and name not in ("on", "_add") for event, name, _ in want[1])
+    same_under_pyadapt(want, program, (program,), entered=True)
