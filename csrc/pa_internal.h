@@ -150,7 +150,6 @@ void pa_site_saw(pa_site_slot *r, const uint32_t *instr, const char *type0,
 void pa_site_missed(const uint32_t *instr, PyObject *const *stack_pointer, int family,
                     int oparg);
 extern const char *const PA_SEEN_MISSED;
-void pa_site_records_clear(pa_unit *u);
 /* The records of `u` as pa_site_record[] (bytes), copied in one step under the GIL. */
 PyObject *pa_site_records_bytes(pa_unit *u);
 /* `tp`'s name, interned for the life of the process. */

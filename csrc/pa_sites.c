@@ -242,18 +242,6 @@ note(pa_site_slot *r, const char *type0, const char *type1, const char *detail,
     s->count = 1;
 }
 
-void
-pa_site_records_clear(pa_unit *u)
-{
-    pa_site_slot *records = u->site_records;
-    for (int i = 0; i < u->nsite_records; i++) {
-        free(records[i].more);
-    }
-    free(records);
-    u->site_records = NULL;
-    u->nsite_records = u->site_records_cap = 0;
-}
-
 PyObject *
 pa_site_records_bytes(pa_unit *u)
 {

@@ -101,6 +101,20 @@ pa_unit_adopt(pa_unit *cold, pa_unit *made)
 pa_caller_entry pa_caller_cache[PA_CALLER_CACHE_SIZE];
 pa_caller_entry pa_resume_cache[PA_RESUME_CACHE_SIZE];
 
+/* The unit's site records (pa_sites.c fills them; the unit owns their memory, so that the
+ * unit store does not call the site records' file back). */
+static void
+site_records_clear(pa_unit *u)
+{
+    pa_site_slot *records = u->site_records;
+    for (int i = 0; i < u->nsite_records; i++) {
+        free(records[i].more);
+    }
+    free(records);
+    u->site_records = NULL;
+    u->nsite_records = u->site_records_cap = 0;
+}
+
 void
 pa_unit_free(pa_unit *u)
 {
@@ -115,7 +129,7 @@ pa_unit_free(pa_unit *u)
         memset(pa_resume_cache, 0, sizeof(pa_resume_cache));
     }
     free(u->code);                  /* the block of code, to_cpy, from_cpy and exc */
-    pa_site_records_clear(u);
+    site_records_clear(u);
     free(u);
 }
 
@@ -164,7 +178,7 @@ super_of(int first, int second)
 void
 pa_unit_quicken(pa_unit *u)
 {
-    pa_site_records_clear(u);    /* the sites start over, as their counters do */
+    site_records_clear(u);       /* the sites start over, as their counters do */
     if (!pa_config.specialize) {
         return;
     }
