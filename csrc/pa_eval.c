@@ -1378,7 +1378,22 @@ compare_doubles(double a, double b, int op)
 #define TARGET(op) case PA_##op: TARGET_##op: SYNC_LASTI();
 #define PURE_TARGET(op) case PA_##op: TARGET_##op:
 /* Py_DECREF in a PURE_TARGET handler, of an object whose deallocation may run Python code. */
-#define DECREF_SYNC(o) \
+#if PA_DEALLOC_INLINE
+/* The last reference: the type's deallocator called here, as CPython's loop (linked into
+ * libpython) inlines _Py_Dealloc, with its reference tracer test (PA_DEALLOC_INLINE). */
+#  define DECREF_SYNC(o) \
+    do { \
+        PyObject *d_ = (PyObject *)(o); \
+        if (Py_REFCNT(d_) == 1) { \
+            SYNC_LASTI(); \
+            _Py_DECREF_SPECIALIZED(d_, Py_TYPE(d_)->tp_dealloc); \
+        } \
+        else { \
+            Py_DECREF(d_); \
+        } \
+    } while (0)
+#else
+#  define DECREF_SYNC(o) \
     do { \
         PyObject *d_ = (PyObject *)(o); \
         if (Py_REFCNT(d_) == 1) { \
@@ -1386,6 +1401,7 @@ compare_doubles(double a, double b, int op)
         } \
         Py_DECREF(d_); \
     } while (0)
+#endif
 #define XDECREF_SYNC(o) \
     do { \
         PyObject *xd_ = (PyObject *)(o); \

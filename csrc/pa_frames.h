@@ -184,6 +184,13 @@ pa_builtins_lookup_dict(PyObject *builtins, PyObject *name, PyObject **res)
 #  define PA_STACK_TO_CPYTHON(u, base, top, saved) ((void)(saved))
 #  define PA_STACK_FROM_CPYTHON(u, base, top, saved) ((void)(saved))
 #endif
+/* Whether the loop's DECREF_SYNC (a reference a handler drops, which may be the last) calls
+ * the type's deallocator itself when the reference is the last, rather than Py_DECREF's call
+ * of libpython's _Py_Dealloc: a seam whose _Py_Dealloc does more than jump to tp_dealloc
+ * (3.13: the reference tracer's test) sets it. */
+#ifndef PA_DEALLOC_INLINE
+#  define PA_DEALLOC_INLINE 0
+#endif
 /* YIELD_VALUE's oparg: bit 0, a yield of `yield from`/`await` (3.13: the suspended state);
  * the bits above, on a seam that turns stacks over, the positions of saved locals under the
  * yielded value (pa_compile.c, mark_saved_slots). */
