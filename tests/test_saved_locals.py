@@ -136,20 +136,24 @@ TRACINGS = {
 }
 
 
-def same_under_pyadapt(want, program, call, entered):
-    """pyadapt.run(*call) gives `want` in generic and adaptive mode, three runs each; pyadapt's
-    loop ran frames, and compiled `program` (not refused), entered it too if `entered`."""
+def _entries(program):
+    info = pyadapt.unit_info(program)
+    return 0 if info is None else info["entries"]
+
+
+def same_under_pyadapt(want, program, call):
+    """pyadapt.run(*call) gives `want` in generic and adaptive mode, three runs each, and
+    pyadapt's loop entered `program`'s frame in each run (a start or a resume: a program run
+    by CPython's loop alone fails), its unit compiled, not refused."""
     for config in ({"specialize": False}, {"specialize": True, "warmup": 0}):
         pyadapt.configure(**config)
         try:
             for _ in range(3):
-                before = pyadapt.stats()["frames"]
+                before = _entries(program)
                 assert pyadapt.run(*call) == want
-                assert pyadapt.stats()["frames"] > before
+                assert _entries(program) > before
                 info = pyadapt.unit_info(program)
-                assert info is not None and info["rejected"] is None, info
-                if entered:
-                    assert info["entries"] > 0
+                assert info["rejected"] is None, info
         finally:
             pyadapt.configure(specialize=True, warmup=2)
 
@@ -161,8 +165,7 @@ def test_suspended_in_a_comprehension_resumed_by_either_loop(program, args, trac
         pytest.skip("the test run itself is traced (coverage): the loops would not alternate")
     want = drive(program, args, TRACINGS[tracing])
     assert want[0] in ("returned", "raised") and len(want[1]) >= 2
-    same_under_pyadapt(want, program, (drive, program, args, TRACINGS[tracing]),
-                       entered=tracing != "traced_first_only")
+    same_under_pyadapt(want, program, (drive, program, args, TRACINGS[tracing]))
 
 
 # --- tracing switched on inside a comprehension, for the frame itself (pdb's set_trace) --------
@@ -248,4 +251,31 @@ def test_tracing_switched_on_inside_a_comprehension(program):
     want = program()
     # line events of the comprehension's frame (the function's own on 3.12+, <listcomp> before)
     assert any(event == "line" and name not in ("on", "_add") for event, name, _ in want[1])
-    same_under_pyadapt(want, program, (program,), entered=True)
+    same_under_pyadapt(want, program, (program,))
+
+
+# --- what the walk refuses runs in CPython's loop, and says why -----------------------------------
+
+def _saved_local_negated():
+    """x = 5; then a saved local taken by UNARY_NEGATIVE, which no compiler emits: the walk
+    cannot follow it, so the code is refused (3.13's bytecode, made by hand)."""
+    op = __import__("opcode").opmap
+    code = bytes([op["RESUME"], 0, op["LOAD_CONST"], 0, op["STORE_FAST"], 0,
+                  op["LOAD_FAST_AND_CLEAR"], 0, op["UNARY_NEGATIVE"], 0, op["RETURN_VALUE"], 0])
+    template = (lambda: None).__code__
+    made = template.replace(co_code=code, co_consts=(5,), co_varnames=("x",), co_nlocals=1,
+                            co_stacksize=2, co_linetable=b"", co_exceptiontable=b"")
+    return types.FunctionType(made, {})
+
+
+@pytest.mark.skipif(sys.version_info < (3, 13), reason="the walk runs where stacks are turned "
+                                                       "over: 3.13")
+def test_a_saved_local_the_walk_cannot_follow_is_refused_and_runs_natively():
+    func = _saved_local_negated()
+    assert func() == -5
+    fallbacks = pyadapt.stats()["fallbacks"]["compile_failed"]
+    assert pyadapt.run(func) == -5
+    info = pyadapt.unit_info(func)
+    assert info["rejected"] == "compile_failed"
+    assert info["rejected_because"].startswith("saved locals: ")
+    assert pyadapt.stats()["fallbacks"]["compile_failed"] > fallbacks
